@@ -1,0 +1,170 @@
+"""The rules object: a frozen, validated set of options, presets found by name.
+
+Every option of RULES.md "Presets" is one field. A game record stores the
+whole object (``to_dict``), so a record replays under the rules it was played
+with even if a preset changes later.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, Literal
+
+Length = Literal["tonpuu", "hanchan"]
+MultipleRon = Literal["double", "triple", "atamahane"]
+
+LENGTHS = ("tonpuu", "hanchan")
+MULTIPLE_RON = ("double", "triple", "atamahane")
+
+
+class RulesError(ValueError):
+    """An unknown preset, unknown option or invalid option value."""
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSet:
+    name: str = "standard"
+    length: Length = "hanchan"
+    red_fives: int = 3
+    kuitan: bool = True
+    start_points: int = 25000
+    return_points: int = 30000
+    uma: tuple[int, int, int, int] = (10, 5, -5, -10)
+    # "double": double ron, triple ron aborts; "triple": every ron wins;
+    # "atamahane": only the first ron in turn order from the discarder (R9).
+    multiple_ron: MultipleRon = "double"
+    double_yakuman: bool = True
+    kazoe_yakuman: bool = True
+    kiriage_mangan: bool = False
+    double_wind_pair_fu: int = 4
+    nagashi_mangan: bool = True
+    pao: bool = True
+    sanrenkou: bool = False
+    isshoku_sanjun: bool = False
+    tobi: bool = True
+    west_extension: bool = True
+    agari_yame: bool = True
+    leftover_sticks_to_first: bool = True
+    abortive_draws: bool = True
+    # Thinking time: seconds per action and a bank; think_seconds 0 = no timer.
+    think_seconds: int = 5
+    bank_seconds: int = 20
+
+    def __post_init__(self) -> None:
+        _validate(self)
+
+    @property
+    def timed(self) -> bool:
+        return self.think_seconds > 0
+
+    def with_overrides(self, **overrides: Any) -> RuleSet:
+        """A copy with options changed; unknown names and bad values raise RulesError."""
+        names = {f.name for f in dataclasses.fields(self)}
+        unknown = sorted(set(overrides) - names)
+        if unknown:
+            raise RulesError(f"unknown rule option(s): {', '.join(unknown)}")
+        if "uma" in overrides and isinstance(overrides["uma"], list):
+            overrides["uma"] = tuple(overrides["uma"])
+        try:
+            return dataclasses.replace(self, **overrides)
+        except TypeError as exc:  # pragma: no cover - names are checked above
+            raise RulesError(str(exc)) from exc
+
+    def to_dict(self) -> dict[str, Any]:
+        d = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        d["uma"] = list(self.uma)
+        return d
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RuleSet:
+        """Rebuild from ``to_dict`` output, or from ``{"preset": name, ...overrides}``."""
+        if not isinstance(data, dict):
+            raise RulesError("rules must be a preset name or an object")
+        d = dict(data)
+        base_name = d.pop("preset", None) or d.get("name") or "standard"
+        if not isinstance(base_name, str):
+            raise RulesError("rules preset must be a string")
+        base = preset(base_name)
+        return base.with_overrides(**d)
+
+
+def _check(cond: bool, msg: str) -> None:
+    if not cond:
+        raise RulesError(msg)
+
+
+def _validate(r: RuleSet) -> None:
+    _check(isinstance(r.name, str) and bool(r.name), "name must be a non-empty string")
+    _check(r.length in LENGTHS, f"length must be one of {LENGTHS}")
+    _check(r.multiple_ron in MULTIPLE_RON, f"multiple_ron must be one of {MULTIPLE_RON}")
+    _check(type(r.red_fives) is int and r.red_fives in (0, 3), "red_fives must be 0 or 3")
+    for name in (
+        "kuitan",
+        "double_yakuman",
+        "kazoe_yakuman",
+        "kiriage_mangan",
+        "nagashi_mangan",
+        "pao",
+        "sanrenkou",
+        "isshoku_sanjun",
+        "tobi",
+        "west_extension",
+        "agari_yame",
+        "leftover_sticks_to_first",
+        "abortive_draws",
+    ):
+        _check(type(getattr(r, name)) is bool, f"{name} must be true or false")
+    for name in ("start_points", "return_points", "think_seconds", "bank_seconds"):
+        _check(type(getattr(r, name)) is int, f"{name} must be an integer")
+    _check(1000 <= r.start_points <= 200000, "start_points must be between 1000 and 200000")
+    _check(r.start_points <= r.return_points <= 300000, "return_points must be >= start_points")
+    _check(r.start_points % 100 == 0 and r.return_points % 100 == 0, "points must be in 100s")
+    _check(
+        isinstance(r.uma, tuple) and len(r.uma) == 4 and all(type(u) is int for u in r.uma),
+        "uma must be four integers",
+    )
+    _check(sum(r.uma) == 0, "uma must sum to 0")
+    _check(r.double_wind_pair_fu in (2, 4), "double_wind_pair_fu must be 2 or 4")
+    _check(0 <= r.think_seconds <= 600, "think_seconds must be 0..600")
+    _check(0 <= r.bank_seconds <= 3600, "bank_seconds must be 0..3600")
+
+
+PRESETS: dict[str, RuleSet] = {
+    "standard": RuleSet(),
+    "tenhou": RuleSet(
+        name="tenhou",
+        uma=(20, 10, -10, -20),
+        double_yakuman=False,
+        think_seconds=5,
+        bank_seconds=10,
+    ),
+    "majsoul": RuleSet(
+        name="majsoul",
+        uma=(15, 5, -5, -15),
+        multiple_ron="triple",
+        think_seconds=5,
+        bank_seconds=20,
+    ),
+}
+
+
+def preset(name: str) -> RuleSet:
+    """The preset of that name (``standard``, ``tenhou``, ``majsoul``)."""
+    try:
+        return PRESETS[name]
+    except KeyError:
+        raise RulesError(
+            f"unknown rules preset {name!r}; choose one of {', '.join(PRESETS)}"
+        ) from None
+
+
+def resolve(spec: str | dict[str, Any] | RuleSet | None) -> RuleSet:
+    """A RuleSet from a preset name, an options object, or None (standard)."""
+    if spec is None:
+        return PRESETS["standard"]
+    if isinstance(spec, RuleSet):
+        return spec
+    if isinstance(spec, str):
+        return preset(spec)
+    return RuleSet.from_dict(spec)
