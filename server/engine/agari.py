@@ -93,3 +93,32 @@ def is_complete(c: list[int]) -> bool:
     if sum(c) == 14 and (is_chiitoitsu(c) or is_kokushi(c)):
         return True
     return bool(regular_readings(c))
+
+
+class WaitShape(StrEnum):
+    RYANMEN = "ryanmen"
+    KANCHAN = "kanchan"
+    PENCHAN = "penchan"
+    SHANPON = "shanpon"
+    TANKI = "tanki"
+
+
+def block_wait(block: Block, win: Kind) -> WaitShape | None:
+    """The wait the winning tile completed if it is the last tile of this concealed block.
+
+    None when the block does not contain the winning kind.
+    """
+    if block.type is BlockType.PAIR:
+        return WaitShape.TANKI if block.first == win else None
+    if block.type is BlockType.KOUTSU:
+        return WaitShape.SHANPON if block.first == win else None
+    if block.type is BlockType.SHUNTSU:
+        pos = win - block.first
+        if pos == 1:
+            return WaitShape.KANCHAN
+        if pos == 0:
+            # 7 of 789 waited on from 89: penchan; otherwise a two-sided wait
+            return WaitShape.PENCHAN if block.first % 9 == 6 else WaitShape.RYANMEN
+        if pos == 2:
+            return WaitShape.PENCHAN if block.first % 9 == 0 else WaitShape.RYANMEN
+    return None
