@@ -1,0 +1,68 @@
+import pytest
+
+from server.engine.rules import PRESETS, RulesError, RuleSet, preset, resolve
+
+
+def test_presets_by_name_match_rules_table() -> None:
+    std, ten, mjs = preset("standard"), preset("tenhou"), preset("majsoul")
+    assert std.uma == (10, 5, -5, -10)
+    assert ten.uma == (20, 10, -10, -20)
+    assert mjs.uma == (15, 5, -5, -15)
+    assert (std.multiple_ron, ten.multiple_ron, mjs.multiple_ron) == ("double", "double", "triple")
+    assert (std.double_yakuman, ten.double_yakuman, mjs.double_yakuman) == (True, False, True)
+    for r in PRESETS.values():
+        assert r.length == "hanchan"
+        assert r.red_fives == 3
+        assert r.kuitan and r.kazoe_yakuman and not r.kiriage_mangan
+        assert (r.start_points, r.return_points) == (25000, 30000)
+        assert r.double_wind_pair_fu == 4
+        assert r.nagashi_mangan and r.pao and r.tobi and r.west_extension and r.agari_yame
+        assert not r.sanrenkou and not r.isshoku_sanjun
+    assert (ten.think_seconds, ten.bank_seconds) == (5, 10)
+    assert (std.think_seconds, std.bank_seconds) == (5, 20)
+
+
+def test_unknown_preset_is_refused() -> None:
+    with pytest.raises(RulesError, match="unknown rules preset 'mleague'"):
+        preset("mleague")
+
+
+def test_overrides_make_a_new_frozen_object() -> None:
+    base = preset("tenhou")
+    r = base.with_overrides(length="tonpuu", red_fives=0)
+    assert (r.length, r.red_fives, r.name) == ("tonpuu", 0, "tenhou")
+    assert base.length == "hanchan"
+    with pytest.raises(AttributeError):
+        r.length = "hanchan"  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        ({"lenght": "tonpuu"}, "unknown rule option"),
+        ({"length": "west"}, "length must be"),
+        ({"red_fives": 2}, "red_fives"),
+        ({"uma": [10, 10, 10, 10]}, "sum to 0"),
+        ({"kuitan": "yes"}, "kuitan"),
+        ({"start_points": 30000, "return_points": 25000}, "return_points"),
+        ({"double_wind_pair_fu": 3}, "double_wind_pair_fu"),
+        ({"multiple_ron": "quadruple"}, "multiple_ron"),
+        ({"think_seconds": -1}, "think_seconds"),
+    ],
+)
+def test_bad_overrides_are_refused(overrides: dict[str, object], message: str) -> None:
+    with pytest.raises(RulesError, match=message):
+        preset("standard").with_overrides(**overrides)
+
+
+def test_dict_round_trip_and_resolve() -> None:
+    r = preset("majsoul").with_overrides(think_seconds=0, uma=[30, 10, -10, -30])
+    d = r.to_dict()
+    assert d["uma"] == [30, 10, -10, -30]
+    assert RuleSet.from_dict(d) == r
+    assert not r.timed
+    assert resolve({"preset": "tenhou", "length": "tonpuu"}).length == "tonpuu"
+    assert resolve("tenhou") is PRESETS["tenhou"]
+    assert resolve(None) is PRESETS["standard"]
+    with pytest.raises(RulesError):
+        resolve({"preset": 3})
