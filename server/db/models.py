@@ -1,0 +1,149 @@
+"""SQLAlchemy models: players, lobbies, games, per-hand results and the event record."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class Player(Base):
+    """A guest identity. Only an HMAC of its token is stored."""
+
+    __tablename__ = "players"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(32))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    last_seen: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Lobby(Base):
+    __tablename__ = "lobbies"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    code: Mapped[str] = mapped_column(String(32), unique=True, index=True)
+    host_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    rules: Mapped[dict[str, Any]] = mapped_column(JSON)
+    # "choose": players pick seats; "draw": seats are drawn at random on start.
+    seat_mode: Mapped[str] = mapped_column(String(8), default="choose")
+    # "open" -> "playing" (game_id set) -> "closed"
+    status: Mapped[str] = mapped_column(String(8), default="open")
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    seats: Mapped[list[LobbySeat]] = relationship(
+        back_populates="lobby", cascade="all, delete-orphan", order_by="LobbySeat.slot"
+    )
+
+
+class LobbySeat(Base):
+    """One of the four places of a lobby: a player, a bot, or nobody (no row)."""
+
+    __tablename__ = "lobby_seats"
+    __table_args__ = (UniqueConstraint("lobby_id", "player_id"),)
+
+    lobby_id: Mapped[int] = mapped_column(ForeignKey("lobbies.id"), primary_key=True)
+    slot: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True)
+    bot: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    ready: Mapped[bool] = mapped_column(Boolean, default=False)
+
+    lobby: Mapped[Lobby] = relationship(back_populates="seats")
+    player: Mapped[Player | None] = relationship()
+
+
+class Game(Base):
+    __tablename__ = "games"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    lobby_id: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
+    rules: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seed: Mapped[str] = mapped_column(String(128))  # hex
+    first_dealer: Mapped[int] = mapped_column(Integer)
+    dice: Mapped[list[Any]] = mapped_column(JSON)  # the roll that chose the first dealer
+    # "live" -> "finished"; "aborted" when the server stopped mid-game.
+    status: Mapped[str] = mapped_column(String(10), default="live")
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+    seats: Mapped[list[GameSeat]] = relationship(
+        back_populates="game", cascade="all, delete-orphan", order_by="GameSeat.seat"
+    )
+    hands: Mapped[list[Hand]] = relationship(
+        back_populates="game", cascade="all, delete-orphan", order_by="Hand.number"
+    )
+
+
+class GameSeat(Base):
+    __tablename__ = "game_seats"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int | None] = mapped_column(
+        ForeignKey("players.id"), nullable=True, index=True
+    )
+    bot: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    name: Mapped[str] = mapped_column(String(32))
+    final_points: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    rank: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # (points - return) / 1000 + uma (+ oka for first), R26.
+    score: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+    game: Mapped[Game] = relationship(back_populates="seats")
+
+
+class Hand(Base):
+    """The result of one round (kyoku): wins or a draw, with the score deltas."""
+
+    __tablename__ = "hands"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)  # 0-based, in play order
+    round_wind: Mapped[int] = mapped_column(Integer)  # 0 E, 1 S, 2 W
+    kyoku: Mapped[int] = mapped_column(Integer)  # dealer index within the wind, 0..3
+    honba: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(16))  # "agari" or "ryuukyoku"
+    result: Mapped[dict[str, Any]] = mapped_column(JSON)
+    deltas: Mapped[list[Any]] = mapped_column(JSON)
+    scores: Mapped[list[Any]] = mapped_column(JSON)  # after the hand
+
+    game: Mapped[Game] = relationship(back_populates="hands")
+
+
+class GameEvent(Base):
+    """The game record, one row per engine event (and per action taken), in order."""
+
+    __tablename__ = "game_events"
+    __table_args__ = (Index("ix_game_events_game_version", "game_id", "version"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    # Table version after the event; actions carry the version they were applied at.
+    version: Mapped[int] = mapped_column(Integer)
+    # "event" (engine event) or "action" (an input that produced events).
+    kind: Mapped[str] = mapped_column(String(8))
+    type: Mapped[str] = mapped_column(String(32))
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seats: Mapped[list[Any] | None] = mapped_column(JSON, nullable=True)  # None = public
