@@ -1,0 +1,189 @@
+"""The physical wall (R2-R4) and its deterministic shuffle (R6).
+
+``Wall.tiles`` lists the 136 tile ids in drawing order starting at the break;
+the last 14 are the dead wall (see docs/engine.md for every position).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+
+from server.engine.tiles import Tile, TileId, is_red, parse_tiles, tile_of_id
+
+NUM_TILES = 136
+DEAD_START = 122  # first dead-wall position before any kan
+RINSHAN_POS: tuple[int, ...] = (134, 135, 132, 133)
+DORA_POS: tuple[int, ...] = (130, 128, 126, 124, 122)
+URA_POS: tuple[int, ...] = (131, 129, 127, 125, 123)
+FIRST_DRAW = 52
+STACKS_PER_WALL = 17
+
+
+def deal_positions(rel: int) -> list[int]:
+    """Wall positions of the 13 starting tiles of the seat ``rel`` places after the dealer (R3)."""
+    out = [16 * r + 4 * rel + i for r in range(3) for i in range(4)]
+    out.append(48 + rel)
+    return out
+
+
+class _Stream:
+    """SHA-256 in counter mode: a reproducible source of uniform integers (R6)."""
+
+    __slots__ = ("_buf", "_counter", "_key")
+
+    def __init__(self, seed: bytes, round_index: int) -> None:
+        self._key = hashlib.sha256(b"jantaku-wall" + seed + round_index.to_bytes(8, "big")).digest()
+        self._counter = 0
+        self._buf = b""
+
+    def _u32(self) -> int:
+        if len(self._buf) < 4:
+            self._buf += hashlib.sha256(self._key + self._counter.to_bytes(8, "big")).digest()
+            self._counter += 1
+        v = int.from_bytes(self._buf[:4], "big")
+        self._buf = self._buf[4:]
+        return v
+
+    def below(self, n: int) -> int:
+        """Uniform in 0..n-1, by rejection so that no value is favoured."""
+        limit = (1 << 32) - (1 << 32) % n
+        while True:
+            v = self._u32()
+            if v < limit:
+                return v % n
+
+
+class Wall:
+    """136 tile ids in drawing order, plus how the break was found."""
+
+    __slots__ = ("dice", "red_fives", "tiles")
+
+    def __init__(
+        self, tiles: Sequence[TileId], dice: tuple[int, int] = (3, 4), red_fives: bool = True
+    ) -> None:
+        if sorted(tiles) != list(range(NUM_TILES)):
+            raise ValueError("a wall must hold each of the 136 tile ids exactly once")
+        if not all(1 <= d <= 6 for d in dice) or len(dice) != 2:
+            raise ValueError("dice must be two values 1..6")
+        self.tiles: list[TileId] = list(tiles)
+        self.dice: tuple[int, int] = (dice[0], dice[1])
+        self.red_fives = red_fives
+
+    def tile(self, pos: int) -> Tile:
+        """The tile shown at a wall position."""
+        return tile_of_id(self.tiles[pos], self.red_fives)
+
+    def hand(self, seat: int, dealer: int) -> list[TileId]:
+        return [self.tiles[p] for p in deal_positions((seat - dealer) % 4)]
+
+    @classmethod
+    def from_seed(
+        cls, seed: bytes, round_index: int, dealer: int = 0, red_fives: bool = True
+    ) -> Wall:
+        """Shuffle the physical walls and read them from the break (R2, R6)."""
+        rng = _Stream(seed, round_index)
+        dice = (rng.below(6) + 1, rng.below(6) + 1)
+        ids = list(range(NUM_TILES))
+        for i in range(NUM_TILES - 1, 0, -1):  # Fisher-Yates
+            j = rng.below(i + 1)
+            ids[i], ids[j] = ids[j], ids[i]
+        # ids[2*k], ids[2*k+1] are the top and bottom tile of physical stack k; stacks
+        # 17*w .. 17*w+16 form the wall in front of seat w, numbered from its right end.
+        # Going from a wall's right end to its left end runs clockwise, and the next
+        # wall clockwise stands in front of the previous seat (w - 1).
+        total = dice[0] + dice[1]
+        wall = (dealer + total - 1) % 4  # counted counter-clockwise, dealer = 1
+        order: list[TileId] = []
+        w, s = wall, total  # skip `total` stacks, start at the next one
+        for _ in range(68):
+            if s == STACKS_PER_WALL:
+                w, s = (w - 1) % 4, 0
+            k = 17 * w + s
+            order.append(ids[2 * k])
+            order.append(ids[2 * k + 1])
+            s += 1
+        return cls(order, dice, red_fives)
+
+    @classmethod
+    def build(
+        cls,
+        hands: Sequence[Sequence[Tile | str] | str | None] = (),
+        draws: Sequence[Tile | str] | str = (),
+        rinshan: Sequence[Tile | str] | str = (),
+        dora: Sequence[Tile | str] | str = (),
+        ura: Sequence[Tile | str] | str = (),
+        dealer: int = 0,
+        dice: tuple[int, int] = (3, 4),
+        red_fives: bool = True,
+    ) -> Wall:
+        """A wall with known tiles in place; every other position gets the unused ids.
+
+        ``hands`` are seat-indexed; ``draws`` are the live draws in global order from
+        the dealer's first draw; ``rinshan`` and ``dora``/``ura`` in reveal order.
+        """
+        pool: dict[Tile, list[TileId]] = {}
+        for tid in range(NUM_TILES - 1, -1, -1):  # reversed so pop() gives the lowest id
+            pool.setdefault(tile_of_id(tid, red_fives), []).append(tid)
+        placed: dict[int, TileId] = {}
+
+        def take(pos: int, t: Tile | str) -> None:
+            tile = _one(t)
+            if is_red(tile) and not red_fives:
+                raise ValueError("red fives are off in this wall")
+            ids = pool.get(tile)
+            if not ids:
+                raise ValueError(f"no copy of tile {tile} left for position {pos}")
+            if pos in placed:
+                raise ValueError(f"wall position {pos} given twice")
+            placed[pos] = ids.pop()
+
+        if len(hands) > 4:
+            raise ValueError("at most 4 hands")
+        for seat, h in enumerate(hands):
+            if h is None:
+                continue
+            ts = _tiles(h)
+            if len(ts) > 13:
+                raise ValueError(f"hand of seat {seat} has more than 13 tiles")
+            for pos, t in zip(deal_positions((seat - dealer) % 4), ts, strict=False):
+                take(pos, t)
+        ds = _tiles(draws)
+        if len(ds) > DEAD_START - FIRST_DRAW:
+            raise ValueError("more draws than the live wall holds")
+        for i, t in enumerate(ds):
+            take(FIRST_DRAW + i, t)
+        for seq, positions, name in (
+            (rinshan, RINSHAN_POS, "rinshan"),
+            (dora, DORA_POS, "dora"),
+            (ura, URA_POS, "ura"),
+        ):
+            ts = _tiles(seq)
+            if len(ts) > len(positions):
+                raise ValueError(f"too many {name} tiles")
+            for pos, t in zip(positions, ts, strict=False):
+                take(pos, t)
+        rest = sorted(tid for ids in pool.values() for tid in ids)
+        it = iter(rest)
+        tiles = [placed[p] if p in placed else next(it) for p in range(NUM_TILES)]
+        return cls(tiles, dice, red_fives)
+
+    def __repr__(self) -> str:
+        return f"Wall(<136 tiles>, dice={self.dice})"
+
+
+def _tiles(x: Sequence[Tile | str] | str) -> list[Tile | str]:
+    if isinstance(x, str):
+        return list(parse_tiles(x))
+    return list(x)
+
+
+def _one(t: Tile | str) -> Tile:
+    if isinstance(t, str):
+        ts = parse_tiles(t)
+        if len(ts) != 1:
+            raise ValueError(f"expected one tile, got {t!r}")
+        return ts[0]
+    if not 0 <= t <= 36:
+        raise ValueError(f"no tile {t}")
+    return t
