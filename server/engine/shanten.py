@@ -1,0 +1,424 @@
+"""Hand analysis: shanten, waits, ukeire and the wait shapes of a tenpai hand.
+
+Every function takes a 34-slot count array of CONCEALED tiles (melds already
+removed). The number of sets still needed is ``sum(c) // 3``, so an open hand
+of 7 concealed tiles needs two sets and a pair.
+
+Shanten is *formal*: a hand waiting only on a kind it already holds four of
+(karaten) is still tenpai, and drawing a fifth copy is allowed in the
+definition. Callers that care (furiten, noten payments) decide themselves.
+
+Regular shanten = 2N - max(2m + t + p) over decompositions into m sets,
+t partial sets (taatsu) and p <= 1 pair with m + t <= N. The max is found per
+suit: each suit's 9 counts map (memoised) to a 10-slot vector ``V`` where
+``V[b]`` (b = 0..4) is the best ``2m + t`` using at most b blocks without a
+pair and ``V[5 + b]`` the same with a pair (+1). Suits are combined by a small
+max-plus convolution over the block budget.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from operator import add, itemgetter
+
+from server.engine.agari import (
+    Block,
+    BlockType,
+    Form,
+    WaitShape,
+    block_wait,
+    is_chiitoitsu,
+    is_kokushi,
+    regular_readings,
+)
+from server.engine.tiles import NUM_KINDS, YAOCHU, Kind
+
+# A value below any reachable sum: marks "this suit cannot supply the pair".
+_NONE = -100
+
+_KOKUSHI_KINDS = tuple(sorted(YAOCHU))
+_kokushi_counts = itemgetter(*_KOKUSHI_KINDS)
+
+# Candidate winning kinds for regular hands: a kind held, or within 2 of a held
+# suited kind of the same suit (every set or pair containing the winning tile
+# contains another tile no further away than that).
+_NEAR: tuple[tuple[Kind, ...], ...] = tuple(
+    tuple(
+        sorted(
+            {k} if k >= 27 else {j for j in range(k - 2, k + 3) if 0 <= j < 27 and j // 9 == k // 9}
+        )
+    )
+    for k in range(NUM_KINDS)
+)
+
+
+def _check_counts(c: Sequence[int]) -> None:
+    if len(c) != NUM_KINDS:
+        raise ValueError(f"expected a 34-slot count array, got {len(c)} slots")
+    if min(c) < 0:
+        raise ValueError("tile counts cannot be negative")
+
+
+# --- per-suit tables -------------------------------------------------------
+
+# key (bytes of the suit's counts) -> frozenset of Pareto-best (m, t, p)
+_pareto_suit: dict[bytes, frozenset[tuple[int, int, int]]] = {}
+_pareto_honor: dict[bytes, frozenset[tuple[int, int, int]]] = {}
+# key -> the 10-slot vector described in the module docstring
+_vec_suit: dict[bytes, tuple[int, ...]] = {}
+_vec_honor: dict[bytes, tuple[int, ...]] = {}
+
+
+def _prune(items: set[tuple[int, int, int]]) -> frozenset[tuple[int, int, int]]:
+    # More sets or more taatsu never lowers the value for any budget, so an
+    # entry dominated on both (with the same pair flag) can be dropped.
+    kept = set()
+    for m, t, p in items:
+        t = min(t, 4 - m) if m <= 4 else 0
+        kept.add((m, t, p))
+    out = [
+        e
+        for e in kept
+        if not any(o != e and o[2] == e[2] and o[0] >= e[0] and o[1] >= e[1] for o in kept)
+    ]
+    return frozenset(out)
+
+
+def _pareto(key: bytes, honors: bool) -> frozenset[tuple[int, int, int]]:
+    table = _pareto_honor if honors else _pareto_suit
+    hit = table.get(key)
+    if hit is not None:
+        return hit
+    n = len(key)
+    i = 0
+    while i < n and key[i] == 0:
+        i += 1
+    if i == n:
+        res = frozenset({(0, 0, 0)})
+        table[key] = res
+        return res
+    c = bytearray(key)
+    found: set[tuple[int, int, int]] = set()
+
+    def take(dm: int, dt: int, dp: int, *ks: int) -> None:
+        for k in ks:
+            c[k] -= 1
+        for m, t, p in _pareto(bytes(c), honors):
+            if p + dp <= 1:
+                found.add((m + dm, t + dt, p + dp))
+        for k in ks:
+            c[k] += 1
+
+    # The first held kind is either left isolated or used in some block.
+    take(0, 0, 0, i)
+    if c[i] >= 3:
+        take(1, 0, 0, i, i, i)
+    if c[i] >= 2:
+        take(0, 0, 1, i, i)
+        take(0, 1, 0, i, i)
+    if not honors:
+        if i <= 6 and c[i + 1] and c[i + 2]:
+            take(1, 0, 0, i, i + 1, i + 2)
+        if i <= 7 and c[i + 1]:
+            take(0, 1, 0, i, i + 1)
+        if i <= 6 and c[i + 2]:
+            take(0, 1, 0, i, i + 2)
+    res = _prune(found)
+    table[key] = res
+    return res
+
+
+def _vector(key: bytes, honors: bool) -> tuple[int, ...]:
+    table = _vec_honor if honors else _vec_suit
+    hit = table.get(key)
+    if hit is not None:
+        return hit
+    v = [0] * 5 + [_NONE] * 5
+    for m, t, p in _pareto(key, honors):
+        for b in range(5):
+            mm = min(m, b)
+            val = 2 * mm + min(t, b - mm) + p
+            if val > v[5 * p + b]:
+                v[5 * p + b] = val
+    res = tuple(v)
+    table[key] = res
+    return res
+
+
+def _conv(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+    """Max-plus combination of two vectors over block budgets 0..4."""
+    lo = [max(map(add, a[0 : s + 1], b[s::-1])) for s in range(5)]
+    hi = [
+        max(
+            max(map(add, a[5 : 6 + s], b[s::-1])),
+            max(map(add, a[0 : s + 1], b[5 + s : 4 : -1])),
+        )
+        for s in range(5)
+    ]
+    return (*lo, *hi)
+
+
+# Two suits at a time: man+pin and sou+honors, each half mapped to the id of
+# its (interned) vector; there are only a few hundred distinct vectors, so the
+# final combination is one lookup per (lo id, hi id, sets needed). In play a
+# hand changes by one tile per turn, so both halves are nearly always cached.
+# The key caches are bounded by clearing; ids and vectors are kept.
+_HALF_LIMIT = 300_000
+_half_lo: dict[bytes, int] = {}
+_half_hi: dict[bytes, int] = {}
+_vec_ids: dict[tuple[int, ...], int] = {}
+_vecs: list[tuple[int, ...]] = []
+_final: dict[int, int] = {}
+
+
+def _intern(v: tuple[int, ...]) -> int:
+    i = _vec_ids.get(v)
+    if i is None:
+        i = len(_vecs)
+        _vecs.append(v)
+        _vec_ids[v] = i
+    return i
+
+
+def _lo(key: bytes) -> int:
+    if len(_half_lo) >= _HALF_LIMIT:
+        _half_lo.clear()
+    i = _intern(_conv(_vector(key[0:9], False), _vector(key[9:18], False)))
+    _half_lo[key] = i
+    return i
+
+
+def _hi(key: bytes) -> int:
+    if len(_half_hi) >= _HALF_LIMIT:
+        _half_hi.clear()
+    i = _intern(_conv(_vector(key[0:9], False), _vector(key[9:16], True)))
+    _half_hi[key] = i
+    return i
+
+
+def _combine(ia: int, ib: int, n: int) -> int:
+    a = _vecs[ia]
+    b = _vecs[ib]
+    rb = b[n::-1]
+    best: int = max(
+        max(map(add, a[0 : n + 1], rb)),
+        max(map(add, a[5 : 6 + n], rb)),
+        max(map(add, a[0 : n + 1], b[5 + n : 4 : -1])),
+    )
+    s = 2 * n - best
+    _final[(ia << 24) | (ib << 3) | n] = s
+    return s
+
+
+def _regular(c: Sequence[int]) -> int:
+    if len(c) != NUM_KINDS:
+        raise ValueError(f"expected a 34-slot count array, got {len(c)} slots")
+    try:
+        klo = bytes(c[0:18])
+        khi = bytes(c[18:34])
+    except (ValueError, TypeError):
+        raise ValueError("tile counts must be integers 0..255") from None
+    n = sum(c) // 3
+    ia = _half_lo.get(klo)
+    if ia is None:
+        ia = _lo(klo)
+    ib = _half_hi.get(khi)
+    if ib is None:
+        ib = _hi(khi)
+    s = _final.get((ia << 24) | (ib << 3) | n)
+    return _combine(ia, ib, n) if s is None else s
+
+
+def shanten_regular(c: Sequence[int]) -> int:
+    """Shanten towards sets and a pair (-1 = complete, 0 = tenpai)."""
+    if sum(c) % 3 == 0:
+        raise ValueError(f"a hand has 3n+1 or 3n+2 concealed tiles, got {sum(c)}")
+    return _regular(c)
+
+
+def _chiitoitsu(c: Sequence[int]) -> int:
+    singles_or_more = NUM_KINDS - c.count(0)
+    pairs = singles_or_more - c.count(1)
+    return 6 - pairs + max(0, 7 - singles_or_more)
+
+
+def shanten_chiitoitsu(c: Sequence[int]) -> int:
+    """Shanten towards seven distinct pairs (four of a kind is one pair).
+
+    Only defined for a fully concealed hand (13 or 14 tiles); raises otherwise.
+    """
+    _check_counts(c)
+    if sum(c) not in (13, 14):
+        raise ValueError("chiitoitsu needs a closed hand of 13 or 14 tiles")
+    return _chiitoitsu(c)
+
+
+def _kokushi(c: Sequence[int]) -> int:
+    y: tuple[int, ...] = _kokushi_counts(c)
+    return 13 - (13 - y.count(0)) - (1 if max(y) >= 2 else 0)
+
+
+def shanten_kokushi(c: Sequence[int]) -> int:
+    """Shanten towards kokushi musou; only for a closed hand of 13 or 14 tiles."""
+    _check_counts(c)
+    if sum(c) not in (13, 14):
+        raise ValueError("kokushi needs a closed hand of 13 or 14 tiles")
+    return _kokushi(c)
+
+
+def shanten(c: Sequence[int]) -> int:
+    """Minimum shanten over the regular form, chiitoitsu and kokushi.
+
+    The hand must have 3n+1 or 3n+2 tiles; chiitoitsu and kokushi count only
+    when it has 13 or 14 (no melds).
+    """
+    s = _regular(c)  # validates the array
+    total = sum(c)
+    if total % 3 == 0 or total > 14:
+        raise ValueError(f"a hand has 3n+1 or 3n+2 concealed tiles, got {total}")
+    if total >= 13:
+        s = min(s, _chiitoitsu(c), _kokushi(c))
+    return s
+
+
+# --- waits and ukeire -------------------------------------------------------
+
+
+def _check_waiting_size(c: Sequence[int]) -> None:
+    _check_counts(c)
+    if sum(c) % 3 != 1:
+        raise ValueError(f"waits need a hand of 3n+1 tiles, got {sum(c)}")
+
+
+def waits(c: Sequence[int]) -> list[Kind]:
+    """Kinds that complete a 3n+1 concealed hand, sorted.
+
+    A kind is listed even if the hand itself holds all four copies.
+    """
+    _check_waiting_size(c)
+    h = list(c)
+    total = sum(h)
+    cand: set[Kind] = set()
+    for k in range(NUM_KINDS):
+        if h[k]:
+            cand.update(_NEAR[k])
+    if total == 13 and _kokushi(h) == 0:
+        cand.update(_KOKUSHI_KINDS)
+    out: list[Kind] = []
+    for k in sorted(cand):
+        h[k] += 1
+        if _regular(h) == -1 or (total == 13 and (is_chiitoitsu(h) or is_kokushi(h))):
+            out.append(k)
+        h[k] -= 1
+    return out
+
+
+def is_tenpai(c: Sequence[int]) -> bool:
+    """Whether a 3n+1 concealed hand waits on at least one kind (formal tenpai)."""
+    _check_waiting_size(c)
+    return shanten(c) == 0
+
+
+def ukeire(c: Sequence[int], visible: Sequence[int] | None = None) -> dict[Kind, int]:
+    """Kinds whose draw lowers the shanten of a 3n+1 hand, with how many remain unseen.
+
+    ``visible`` counts tiles seen outside this hand (kawa, melds, dora
+    indicators). A kind is listed even when none remain (count 0).
+    """
+    _check_waiting_size(c)
+    if visible is not None:
+        _check_counts(visible)
+    h = list(c)
+    base = shanten(h)
+    total = sum(h)
+    cand: set[Kind] = set()
+    for k in range(NUM_KINDS):
+        if h[k]:
+            cand.update(_NEAR[k])
+    # Chiitoitsu/kokushi may improve by a kind far from anything held.
+    if total == 13 and (_chiitoitsu(h) == base or _kokushi(h) == base):
+        cand = set(range(NUM_KINDS))
+    out: dict[Kind, int] = {}
+    for k in sorted(cand):
+        h[k] += 1
+        if shanten(h) < base:
+            seen = h[k] - 1 + (visible[k] if visible is not None else 0)
+            out[k] = max(0, 4 - seen)
+        h[k] -= 1
+    return out
+
+
+# --- wait shapes -----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class WaitReading:
+    """One way a winning tile completes a hand.
+
+    For the regular form, ``blocks`` is the whole reading (pair first) and
+    ``win_block`` the index of the block the winning tile completed; for
+    chiitoitsu and kokushi ``blocks`` is empty and ``win_block`` is -1.
+    """
+
+    form: Form
+    shape: WaitShape
+    blocks: tuple[Block, ...] = ()
+    win_block: int = -1
+
+
+def wait_readings(c: Sequence[int]) -> dict[Kind, list[WaitReading]]:
+    """For each waiting kind of a 3n+1 hand, every reading with its wait shape.
+
+    Chiitoitsu and kokushi waits are tanki (a kokushi 13-sided wait shows as a
+    kokushi tanki on each of the 13 kinds).
+    """
+    out: dict[Kind, list[WaitReading]] = {}
+    h = list(c)
+    total = sum(h)
+    for w in waits(h):
+        h[w] += 1
+        rs: list[WaitReading] = []
+        seen: set[tuple[tuple[Block, ...], int]] = set()
+        for reading in regular_readings(h):
+            blocks = tuple(reading)
+            for blk in blocks:
+                shape = block_wait(blk, w)
+                if shape is None:
+                    continue
+                # Two identical blocks in one reading are the same interpretation.
+                sig = (blocks, blocks.index(blk))
+                if sig in seen:
+                    continue
+                seen.add(sig)
+                rs.append(WaitReading(Form.REGULAR, shape, blocks, sig[1]))
+        if total == 13 and is_chiitoitsu(h):
+            rs.append(WaitReading(Form.CHIITOITSU, WaitShape.TANKI))
+        if total == 13 and is_kokushi(h):
+            rs.append(WaitReading(Form.KOKUSHI, WaitShape.TANKI))
+        h[w] -= 1
+        out[w] = rs
+    return out
+
+
+def is_kokushi_13_wait(c: Sequence[int]) -> bool:
+    """Whether a 13-tile hand is the 13-sided kokushi wait (one of each terminal/honor)."""
+    _check_counts(c)
+    return sum(c) == 13 and all(c[k] == 1 for k in _KOKUSHI_KINDS)
+
+
+# Block types are re-exported for callers reading wait readings.
+__all__ = [
+    "Block",
+    "BlockType",
+    "WaitReading",
+    "is_kokushi_13_wait",
+    "is_tenpai",
+    "shanten",
+    "shanten_chiitoitsu",
+    "shanten_kokushi",
+    "shanten_regular",
+    "ukeire",
+    "wait_readings",
+    "waits",
+]
