@@ -1,0 +1,66 @@
+// Sample views for looking at the table without a server (dev/table.html?case=...).
+const river = (s) => s.split(" ").map((x) => {
+  const [tile, flag] = x.split(":");
+  return { tile, tsumogiri: flag === "g", riichi: flag === "r", called: flag === "c" };
+});
+
+export const players = [
+  { seat: 0, name: "Aoi", player_id: 1, bot: null, connected: true, auto: false },
+  { seat: 1, name: null, player_id: null, bot: "efficient", connected: true, auto: false },
+  { seat: 2, name: "Ren", player_id: 2, bot: null, connected: false, auto: true },
+  { seat: 3, name: null, player_id: null, bot: "random", connected: true, auto: false },
+];
+
+export const views = {
+  discard: {
+    seat: 0, phase: "play", rules: "standard",
+    round: { wind: "S", kyoku: 2, honba: 1, riichi_sticks: 1, dealer: 1, dice: [3, 4] },
+    scores: [31200, 18700, 24100, 25000], dora_indicators: ["4p", "9s"], wall_left: 38, turn: 0, waiting_on: [0],
+    last_discard: { seat: 3, tile: "7z" },
+    players: [
+      { seat: 0, wind: "W", score: 31200, riichi: false, hand: ["2m", "3m", "4m", "0p", "6p", "7p", "3s", "3s", "5s", "6s"], drawn: "7s", hand_count: 11,
+        melds: [{ type: "pon", tiles: ["5z", "5z", "5z"], called: "5z", from_seat: 2 }],
+        river: river("1z 9m 1p:g 8s 2z 4z:c 7m") },
+      { seat: 1, wind: "E", score: 18700, riichi: true, hand: null, drawn: null, hand_count: 13, melds: [],
+        river: river("9p 1s 2z:g 7z 6m:r 1m:g 3z 8p 5p:g 4s") },
+      { seat: 2, wind: "S", score: 24100, riichi: false, hand: null, drawn: null, hand_count: 7,
+        melds: [{ type: "chi", tiles: ["3p", "4p", "5p"], called: "4p", from_seat: 1 }, { type: "kakan", tiles: ["6z", "6z", "6z", "6z"], called: "6z", from_seat: 0 }],
+        river: river("4z 1m 9s 2p 3m 6s 5m 2s") },
+      { seat: 3, wind: "N", score: 25000, riichi: false, hand: null, drawn: null, hand_count: 10,
+        melds: [{ type: "ankan", tiles: ["5m", "5m", "0m", "5m"], called: null, from_seat: null }],
+        river: river("1z:g 2z 9m 1s 7z") },
+    ],
+    legal_actions: ["2m", "3m", "4m", "0p", "6p", "7p", "3s", "5s", "6s", "7s"].map((tile) => ({ type: "discard", seat: 0, tile }))
+      .filter((a) => a.tile !== "4m")
+      .concat([{ type: "kakan", seat: 0, tile: "5z" }]),
+    help: { shanten: 1, waits: [], furiten: false },
+  },
+};
+
+views.call = structuredClone(views.discard);
+Object.assign(views.call, { turn: 3, waiting_on: [0], last_discard: { seat: 3, tile: "4s" } });
+views.call.players[0].hand = ["2m", "3m", "4m", "0p", "6p", "7p", "3s", "3s", "5s", "6s"];
+views.call.players[0].drawn = null;
+views.call.players[0].hand_count = 10;
+views.call.legal_actions = [
+  { type: "chi", seat: 0, tiles: ["3s", "5s"] },
+  { type: "chi", seat: 0, tiles: ["5s", "6s"] },
+  { type: "ron", seat: 0, tile: "4s" },
+  { type: "pass", seat: 0 },
+];
+views.call.help = { shanten: 0, waits: [{ tile: "4s", left: 2, yaku: true }, { tile: "7s", left: 3, yaku: false }], furiten: true };
+
+export const results = {
+  agari: {
+    type: "agari",
+    winners: [{ seat: 0, from_seat: 1, hand: ["2m", "3m", "4m", "0p", "6p", "7p", "3s", "3s", "4s", "5s", "6s"], melds: [{ type: "pon", tiles: ["5z", "5z", "5z"], called: "5z", from_seat: 2 }],
+      win_tile: "4s", yaku: [{ id: "yakuhai_haku", han: 1 }, { id: "tanyao", han: 1 }], yakuman: [], han: 4, fu: 30, limit: null, dora: 1, aka: 1, ura: 0,
+      points: 7700, payments: { ron: 7700 }, pao: null, deltas: [9000, -8000, 0, 0] }],
+    dora_indicators: ["4p", "9s"], ura_indicators: [], deltas: [9000, -8000, 0, 0], scores: [40200, 10700, 24100, 25000], honba: 0, riichi_sticks: 0,
+  },
+  draw: {
+    type: "ryuukyoku", reason: "exhaustive", tenpai: [0, 2], hands: { 0: ["2m", "3m", "4m", "0p", "6p", "7p", "3s", "3s", "5s", "6s"], 2: ["1m", "1m", "2p", "3p", "4p", "7s", "8s"] },
+    nagashi: [], deltas: [1500, -1500, 1500, -1500], scores: [32700, 17200, 25600, 23500], honba: 2, riichi_sticks: 1,
+  },
+  final: [{ seat: 0, points: 41200, rank: 1, score: 41.2 + 20 + 10 }, { seat: 2, points: 30100, rank: 2, score: 5.1 }, { seat: 3, points: 20000, rank: 3, score: -15 }, { seat: 1, points: 8700, rank: 4, score: -31.3 }],
+};

@@ -1,0 +1,123 @@
+// HTTP and WebSocket access to the server (docs/protocol.md). Identity is the HttpOnly cookie.
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+export async function http(method, path, body) {
+  const opts = { method, headers: {}, credentials: "same-origin" };
+  if (body !== undefined) {
+    opts.headers["Content-Type"] = "application/json";
+    opts.body = JSON.stringify(body);
+  }
+  const res = await fetch(path, opts);
+  let data = null;
+  try {
+    data = await res.json();
+  } catch {
+    data = null;
+  }
+  if (!res.ok) {
+    const d = data && data.detail;
+    if (d && typeof d === "object" && d.code) throw new ApiError(res.status, d.code, d.message || d.code);
+    const msg = typeof d === "string" ? d : Array.isArray(d) ? d.map((x) => x.msg).join("; ") : res.statusText;
+    throw new ApiError(res.status, "http_" + res.status, msg);
+  }
+  return data;
+}
+
+export const api = {
+  me: () => http("GET", "/api/me"),
+  guest: (name) => http("POST", "/api/guest", { name }),
+  rename: (name) => http("PATCH", "/api/me", { name }),
+  createLobby: (rules, seatMode) => http("POST", "/api/lobbies", { rules, seat_mode: seatMode }),
+  lobby: (code) => http("GET", `/api/lobbies/${encodeURIComponent(code)}`),
+  join: (code, slot) => http("POST", `/api/lobbies/${encodeURIComponent(code)}/join`, slot == null ? {} : { slot }),
+  leave: (code) => http("POST", `/api/lobbies/${encodeURIComponent(code)}/leave`),
+  seat: (code, slot) => http("POST", `/api/lobbies/${encodeURIComponent(code)}/seat`, { slot }),
+  addBot: (code, level, slot) =>
+    http("POST", `/api/lobbies/${encodeURIComponent(code)}/bots`, slot == null ? { level } : { level, slot }),
+  removeBot: (code, slot) => http("DELETE", `/api/lobbies/${encodeURIComponent(code)}/bots/${slot}`),
+  ready: (code, ready) => http("POST", `/api/lobbies/${encodeURIComponent(code)}/ready`, { ready }),
+  start: (code) => http("POST", `/api/lobbies/${encodeURIComponent(code)}/start`),
+  games: (playerId) => http("GET", `/api/games?player=${playerId}&limit=20`),
+  game: (id) => http("GET", `/api/games/${id}`),
+};
+
+function wsUrl(path) {
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  return `${proto}//${location.host}${path}`;
+}
+
+// Close codes after which reconnecting cannot help (protocol.md).
+const FINAL_CLOSE = { 4401: "auth_failed", 4404: "not_found", 4409: "replaced" };
+
+/**
+ * A WebSocket that says hello on every (re)connect and reconnects on its own with
+ * backoff after a network drop. helloFn() builds the hello message at connect time
+ * (so a table socket can send its latest version); onMessage gets parsed frames;
+ * onStatus gets "open" | "reconnecting" | a FINAL_CLOSE reason.
+ */
+export class LiveSocket {
+  constructor(path, { hello, onMessage, onStatus }) {
+    this.path = path;
+    this.helloFn = hello;
+    this.onMessage = onMessage;
+    this.onStatus = onStatus || (() => {});
+    this.closed = false;
+    this.attempt = 0;
+    this.ws = null;
+    this.timer = null;
+    this.connect();
+  }
+
+  connect() {
+    if (this.closed) return;
+    const ws = new WebSocket(wsUrl(this.path));
+    this.ws = ws;
+    ws.onopen = () => {
+      this.attempt = 0;
+      ws.send(JSON.stringify(this.helloFn()));
+      this.onStatus("open");
+    };
+    ws.onmessage = (ev) => {
+      let msg;
+      try {
+        msg = JSON.parse(ev.data);
+      } catch {
+        return;
+      }
+      this.onMessage(msg);
+    };
+    ws.onclose = (ev) => {
+      if (this.ws !== ws || this.closed) return;
+      const final = FINAL_CLOSE[ev.code];
+      if (final) {
+        this.closed = true;
+        this.onStatus(final);
+        return;
+      }
+      this.onStatus("reconnecting");
+      const delay = Math.min(5000, 300 * 2 ** this.attempt++);
+      this.timer = setTimeout(() => this.connect(), delay);
+    };
+  }
+
+  send(msg) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify(msg));
+      return true;
+    }
+    return false;
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    if (this.ws) this.ws.close();
+  }
+}

@@ -1,0 +1,84 @@
+// Entry point: hash routes (#/, #/join/CODE, #/lobby/CODE, #/game/ID), header, language switch.
+import { api } from "./api.js";
+import { initI18n, setLang, getLang, LANGS, t, onLangChange } from "./i18n.js";
+import { renderHome } from "./home.js";
+import { LobbyScreen, joinAndOpen } from "./lobby.js";
+import { GameScreen } from "./game.js";
+
+const app = { me: null, screen: null };
+const root = document.getElementById("app");
+
+function header() {
+  const h = document.getElementById("header");
+  h.replaceChildren();
+  const title = document.createElement("a");
+  title.href = "#/";
+  title.className = "brand";
+  title.textContent = t("app.title");
+  const me = document.createElement("span");
+  me.className = "me";
+  me.dataset.testid = "me";
+  me.textContent = app.me ? app.me.name : "";
+  const sel = document.createElement("select");
+  sel.className = "lang";
+  sel.setAttribute("aria-label", t("lang.label"));
+  sel.dataset.testid = "lang";
+  for (const [code, label] of [["en", "English"], ["ja", "日本語"], ["zh", "中文"]]) {
+    if (!LANGS.includes(code)) continue;
+    const o = document.createElement("option");
+    o.value = code;
+    o.textContent = label;
+    o.selected = code === getLang();
+    sel.append(o);
+  }
+  sel.addEventListener("change", () => setLang(sel.value));
+  h.append(title, me, sel);
+}
+
+async function route() {
+  if (app.screen && app.screen.destroy) app.screen.destroy();
+  app.screen = null;
+  const hash = location.hash || "#/";
+  const parts = hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
+  header();
+  try {
+    if (parts[0] === "join" && parts[1]) {
+      if (!app.me) {
+        await renderHome(root, app);
+        return;
+      }
+      await joinAndOpen(app, parts[1]);
+    } else if (parts[0] === "lobby" && parts[1]) {
+      app.screen = new LobbyScreen(root, app, parts[1]);
+    } else if (parts[0] === "game" && parts[1]) {
+      app.screen = new GameScreen(root, parts[1]);
+    } else {
+      await renderHome(root, app);
+    }
+  } catch (e) {
+    const p = document.createElement("p");
+    p.className = "error";
+    p.textContent = t("common.error", { message: e.message });
+    root.replaceChildren(p);
+  }
+}
+
+async function main() {
+  await initI18n();
+  try {
+    app.me = await api.me();
+  } catch {
+    app.me = null;
+  }
+  window.addEventListener("hashchange", route);
+  onLangChange(() => {
+    // The table re-renders itself; other pages are cheap to rebuild.
+    if (app.screen instanceof GameScreen) header();
+    else route();
+  });
+  // Saving a name on the home page after following an invite link continues the join.
+  app.afterName = () => route();
+  await route();
+}
+
+main();

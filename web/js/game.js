@@ -1,0 +1,264 @@
+// The live table: one WebSocket for this seat (docs/protocol.md), catching up by version
+// after a drop, and the input handling (clicks and keys) on top of renderTable.
+import { api, LiveSocket } from "./api.js";
+import { t, onLangChange } from "./i18n.js";
+import { renderTable, tickTimer } from "./table.js";
+
+export class GameScreen {
+  constructor(root, gameId) {
+    this.root = root;
+    this.gameId = gameId;
+    this.version = null;
+    this.view = null;
+    this.players = [];
+    this.mySeat = null;
+    this.mode = null;
+    this.selected = null;
+    this.busy = false;
+    this.timer = null;
+    this.timerSince = 0;
+    this.status = "connecting";
+    this.overlay = null;
+    this.dismissed = null;
+    this.returnPoints = 30000;
+    this.toast = null;
+    root.replaceChildren(Object.assign(document.createElement("p"), { textContent: t("common.loading") }));
+    this.onKey = (e) => this.key(e);
+    document.addEventListener("keydown", this.onKey);
+    this.offLang = onLangChange(() => this.render());
+    api.game(gameId).then(
+      (g) => {
+        const rules = g && g.rules;
+        if (rules && typeof rules === "object" && rules.return_points) this.returnPoints = rules.return_points;
+      },
+      () => {},
+    );
+    this.sock = new LiveSocket(`/ws/table/${encodeURIComponent(gameId)}`, {
+      hello: () => ({ type: "hello", last_version: this.version, spectate: false }),
+      onMessage: (m) => this.message(m),
+      onStatus: (s) => {
+        this.status = s;
+        if (this.view) this.render();
+        else if (s === "not_found" || s === "auth_failed") this.showError(s);
+      },
+    });
+    this.raf = requestAnimationFrame(() => this.frame());
+  }
+
+  destroy() {
+    this.sock.close();
+    document.removeEventListener("keydown", this.onKey);
+    this.offLang();
+    cancelAnimationFrame(this.raf);
+  }
+
+  frame() {
+    tickTimer(this.root, this.timer, this.timerSince);
+    this.raf = requestAnimationFrame(() => this.frame());
+  }
+
+  showError(code) {
+    const p = document.createElement("p");
+    p.className = "error";
+    p.textContent = t("common.error", { message: code });
+    this.root.replaceChildren(p);
+  }
+
+  message(m) {
+    switch (m.type) {
+      case "welcome":
+        this.mySeat = m.seat;
+        this.players = m.players || [];
+        this.version = m.version;
+        break;
+      case "players":
+        this.players = m.players || [];
+        if (this.view) this.render();
+        break;
+      case "event":
+        // A gap in versions means we missed something: ask for the whole view again.
+        if (this.version != null && m.version !== this.version + 1) {
+          this.sock.send({ type: "resync" });
+          return;
+        }
+        this.version = m.version;
+        if (m.event) this.event(m.event);
+        break;
+      case "view":
+        this.version = m.version;
+        this.view = m.view;
+        this.timer = m.timer || null;
+        this.timerSince = performance.now();
+        this.busy = false;
+        if (this.mode && !this.modeStillLegal()) this.mode = null;
+        this.syncOverlay();
+        this.render();
+        break;
+      case "game_over":
+        this.overlay = { kind: "final", data: m.results };
+        this.render();
+        break;
+      case "error":
+        this.busy = false;
+        this.flash(m.message || m.code);
+        if (m.code === "stale") this.sock.send({ type: "resync" });
+        else if (this.view) this.render();
+        break;
+      default:
+        break;
+    }
+  }
+
+  event(ev) {
+    if (ev.type === "agari" || ev.type === "ryuukyoku") {
+      this.overlay = { kind: "result", data: ev };
+    } else if (ev.type === "round_start") {
+      this.overlay = null;
+      this.dismissed = null;
+      this.mode = null;
+      this.selected = null;
+    } else if (ev.type === "game_end") {
+      this.overlay = { kind: "final", data: ev.final };
+    } else if (ev.type === "game_start" && ev.rules && ev.rules.return_points) {
+      this.returnPoints = ev.rules.return_points;
+    }
+  }
+
+  /** After a reload the result or standings come from the view itself. */
+  syncOverlay() {
+    const v = this.view;
+    if (v.phase === "game_end" && v.final) {
+      if (!this.overlay || this.overlay.kind !== "final") this.overlay = { kind: "final", data: v.final };
+    } else if (v.phase === "round_end" && v.result && !this.overlay && this.dismissed !== this.version) {
+      this.overlay = { kind: "result", data: v.result };
+    } else if (v.phase === "play" && this.overlay && this.overlay.kind === "result") {
+      this.overlay = null;
+    }
+  }
+
+  modeStillLegal() {
+    const acts = this.view.legal_actions || [];
+    if (this.mode.kind === "riichi") return acts.some((a) => a.type === "riichi");
+    return this.mode.options.every((o) => acts.some((a) => sameAction(a, o)));
+  }
+
+  flash(text) {
+    this.toast = text;
+    clearTimeout(this.toastTimer);
+    this.toastTimer = setTimeout(() => {
+      this.toast = null;
+      const n = this.root.querySelector(".toast");
+      if (n) n.remove();
+    }, 4000);
+  }
+
+  render() {
+    if (!this.view) return;
+    renderTable(
+      this.root,
+      {
+        view: this.view,
+        players: this.players,
+        mySeat: this.mySeat,
+        mode: this.mode,
+        selected: this.selected,
+        busy: this.busy,
+        timer: this.timer,
+        status: this.status,
+        overlay: this.overlay,
+        returnPoints: this.returnPoints,
+      },
+      {
+        onTile: (tile) => this.clickTile(tile),
+        onAction: (a) => this.send(a),
+        onGroup: (g) => this.group(g),
+        onCancel: () => {
+          this.mode = null;
+          this.render();
+        },
+        onContinue: () => {
+          this.sock.send({ type: "continue" });
+          this.overlay = null;
+          this.dismissed = this.version;
+          this.render();
+        },
+      },
+    );
+    if (this.toast) {
+      const d = document.createElement("div");
+      d.className = "toast";
+      d.textContent = this.toast;
+      this.root.append(d);
+    }
+  }
+
+  send(action) {
+    const a = { type: action.type };
+    if (action.tile != null) a.tile = action.tile;
+    if (action.tiles && action.tiles.length) a.tiles = action.tiles;
+    this.mode = null;
+    this.selected = null;
+    if (this.sock.send({ type: "action", action: a, version: this.version })) {
+      this.busy = true;
+    }
+    this.render();
+  }
+
+  group(g) {
+    if (g.type === "riichi") {
+      this.mode = { kind: "riichi" };
+      this.render();
+    } else if (g.options.length > 1) {
+      this.mode = { kind: "choose", type: g.type, options: g.options };
+      this.render();
+    } else {
+      this.send(g.options[0]);
+    }
+  }
+
+  clickTile(tile) {
+    const want = this.mode && this.mode.kind === "riichi" ? "riichi" : "discard";
+    const a = (this.view.legal_actions || []).find((x) => x.type === want && x.tile === tile);
+    if (a) this.send(a);
+  }
+
+  handTiles() {
+    const me = this.view && this.view.players.find((p) => p.seat === this.mySeat);
+    if (!me || !me.hand) return [];
+    return me.drawn ? [...me.hand, me.drawn] : [...me.hand];
+  }
+
+  key(e) {
+    if (!this.view || e.target.closest("input, select, textarea") || e.ctrlKey || e.metaKey || e.altKey) return;
+    const tiles = this.handTiles();
+    if (e.key === "ArrowLeft" || e.key === "ArrowRight") {
+      if (!tiles.length) return;
+      const d = e.key === "ArrowLeft" ? -1 : 1;
+      this.selected = this.selected == null ? (d > 0 ? 0 : tiles.length - 1) : (this.selected + d + tiles.length) % tiles.length;
+      this.render();
+      e.preventDefault();
+    } else if (e.key === "Enter" && this.selected != null && tiles[this.selected]) {
+      this.clickTile(tiles[this.selected]);
+      e.preventDefault();
+    } else if (e.key === "d" || e.key === "D") {
+      const me = this.view.players.find((p) => p.seat === this.mySeat);
+      if (me && me.drawn) this.clickTile(me.drawn);
+    } else if (e.key === "Escape") {
+      if (this.mode) {
+        this.mode = null;
+        this.render();
+      } else {
+        const pass = (this.view.legal_actions || []).find((a) => a.type === "pass");
+        if (pass && !this.busy) this.send(pass);
+      }
+    } else if (/^[1-9]$/.test(e.key)) {
+      const buttons = this.root.querySelectorAll(".actions .action-btn");
+      const b = buttons[Number(e.key) - 1];
+      if (b) b.click();
+    }
+  }
+}
+
+function sameAction(a, b) {
+  return a.type === b.type && a.tile === b.tile && (a.tiles || []).join() === (b.tiles || []).join();
+}

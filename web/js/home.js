@@ -1,0 +1,209 @@
+// Home: display name, create a private lobby with its rules, join by link or code, past games.
+import { api } from "./api.js";
+import { t } from "./i18n.js";
+
+function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") e.className = v;
+    else if (k === "text") e.textContent = v;
+    else if (k.startsWith("data-")) e.setAttribute(k, v);
+    else e[k] = v;
+  }
+  e.append(...children);
+  return e;
+}
+
+function field(label, input) {
+  return el("label", { class: "field" }, el("span", { text: label }), input);
+}
+
+function select(name, options, value) {
+  const s = el("select", { name });
+  for (const [v, label] of options) s.append(el("option", { value: v, text: label, selected: v === value }));
+  return s;
+}
+
+function check(name, checked) {
+  return el("input", { type: "checkbox", name, checked });
+}
+
+/** An invite link ("…/#/join/CODE") or a bare code → the code, or null. */
+export function parseInvite(text) {
+  const s = (text || "").trim();
+  const m = s.match(/#\/(?:join|lobby)\/([A-Za-z0-9_-]+)/);
+  if (m) return m[1];
+  return /^[A-Za-z0-9_-]{4,64}$/.test(s) ? s : null;
+}
+
+/** The rules object for POST /api/lobbies from the create form. */
+export function rulesFromForm(form) {
+  const f = new FormData(form);
+  const timed = f.get("timer") === "on";
+  return {
+    preset: f.get("preset"),
+    length: f.get("length"),
+    red_fives: Number(f.get("red_fives")),
+    think_seconds: timed ? Number(f.get("think_seconds")) : 0,
+    bank_seconds: timed ? Number(f.get("bank_seconds")) : 0,
+    kuitan: form.elements.kuitan.checked,
+    multiple_ron: f.get("multiple_ron"),
+    double_yakuman: form.elements.double_yakuman.checked,
+    nagashi_mangan: form.elements.nagashi_mangan.checked,
+    tobi: form.elements.tobi.checked,
+    agari_yame: form.elements.agari_yame.checked,
+    west_extension: form.elements.west_extension.checked,
+  };
+}
+
+// Preset defaults (RULES.md "Presets"); the form starts from these when the preset changes.
+const PRESET_DEFAULTS = {
+  standard: { multiple_ron: "double", double_yakuman: true, think_seconds: 5, bank_seconds: 20 },
+  tenhou: { multiple_ron: "double", double_yakuman: false, think_seconds: 5, bank_seconds: 10 },
+  majsoul: { multiple_ron: "triple", double_yakuman: true, think_seconds: 5, bank_seconds: 20 },
+};
+
+export async function renderHome(root, app) {
+  root.replaceChildren();
+  const page = el("div", { class: "page home" });
+  root.append(page);
+  const msg = el("p", { class: "error", "data-testid": "home-error" });
+
+  // Name
+  const nameInput = el("input", { name: "name", maxLength: 32, required: true, value: app.me ? app.me.name : "" });
+  nameInput.dataset.testid = "name";
+  const nameForm = el(
+    "form",
+    { class: "card name-form" },
+    el("h2", { text: app.me ? t("home.hello", { name: app.me.name }) : t("home.need_name") }),
+    field(t("home.name"), nameInput),
+    el("button", { type: "submit", class: "primary", text: t("home.name_save"), "data-testid": "save-name" }),
+  );
+  nameForm.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    msg.textContent = "";
+    try {
+      const name = nameInput.value.trim();
+      if (app.me) app.me = await api.rename(name);
+      else app.me = (await api.guest(name)).player;
+      if (app.afterName) app.afterName();
+      else renderHome(root, app);
+    } catch (err) {
+      msg.textContent = t("common.error", { message: err.message });
+    }
+  });
+  page.append(nameForm, msg);
+  if (!app.me) return;
+
+  // Create
+  const form = el("form", { class: "card create-form" });
+  form.dataset.testid = "create-form";
+  const presetSel = select(
+    "preset",
+    ["standard", "tenhou", "majsoul"].map((p) => [p, t(`preset.${p}`)]),
+    "standard",
+  );
+  const think = el("input", { type: "number", name: "think_seconds", min: 1, max: 600, value: 5 });
+  const bank = el("input", { type: "number", name: "bank_seconds", min: 0, max: 3600, value: 20 });
+  const mr = select(
+    "multiple_ron",
+    [
+      ["double", t("opt.mr_double")],
+      ["triple", t("opt.mr_triple")],
+      ["atamahane", t("opt.mr_atamahane")],
+    ],
+    "double",
+  );
+  const dy = check("double_yakuman", true);
+  presetSel.addEventListener("change", () => {
+    const d = PRESET_DEFAULTS[presetSel.value];
+    mr.value = d.multiple_ron;
+    dy.checked = d.double_yakuman;
+    think.value = d.think_seconds;
+    bank.value = d.bank_seconds;
+  });
+  form.append(
+    el("h2", { text: t("home.create") }),
+    el(
+      "div",
+      { class: "grid" },
+      field(t("opt.preset"), presetSel),
+      field(t("opt.length"), select("length", [["tonpuu", t("opt.tonpuu")], ["hanchan", t("opt.hanchan")]], "hanchan")),
+      field(t("opt.red_fives"), select("red_fives", [["3", "3"], ["0", "0"]], "3")),
+      field(t("opt.timer"), select("timer", [["on", t("opt.think_seconds")], ["off", t("opt.no_timer")]], "on")),
+      field(t("opt.think_seconds"), think),
+      field(t("opt.bank_seconds"), bank),
+      field(t("opt.multiple_ron"), mr),
+      field(t("opt.seat_mode"), select("seat_mode", [["choose", t("opt.seat_choose")], ["draw", t("opt.seat_draw")]], "choose")),
+    ),
+    el(
+      "div",
+      { class: "checks" },
+      field(t("opt.kuitan"), check("kuitan", true)),
+      field(t("opt.double_yakuman"), dy),
+      field(t("opt.nagashi_mangan"), check("nagashi_mangan", true)),
+      field(t("opt.tobi"), check("tobi", true)),
+      field(t("opt.agari_yame"), check("agari_yame", true)),
+      field(t("opt.west_extension"), check("west_extension", true)),
+    ),
+    el("button", { type: "submit", class: "primary", text: t("home.create_button"), "data-testid": "create" }),
+  );
+  form.elements.timer.addEventListener("change", () => {
+    const on = form.elements.timer.value === "on";
+    think.disabled = !on;
+    bank.disabled = !on;
+  });
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    msg.textContent = "";
+    try {
+      const lobby = await api.createLobby(rulesFromForm(form), form.elements.seat_mode.value);
+      location.hash = `#/lobby/${lobby.code}`;
+    } catch (err) {
+      msg.textContent = t("common.error", { message: err.message });
+    }
+  });
+
+  // Join
+  const joinInput = el("input", { name: "invite", placeholder: t("home.join_placeholder") });
+  joinInput.dataset.testid = "join-input";
+  const join = el(
+    "form",
+    { class: "card join-form" },
+    el("h2", { text: t("home.join") }),
+    joinInput,
+    el("button", { type: "submit", text: t("home.join_button"), "data-testid": "join" }),
+  );
+  join.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const code = parseInvite(joinInput.value);
+    if (!code) {
+      msg.textContent = t("home.bad_code");
+      return;
+    }
+    location.hash = `#/join/${code}`;
+  });
+
+  // History
+  const hist = el("div", { class: "card history" }, el("h2", { text: t("home.history") }));
+  const list = el("ul", { class: "games" });
+  list.dataset.testid = "history";
+  hist.append(list);
+  page.append(form, join, hist);
+  try {
+    const res = await api.games(app.me.id);
+    if (!res.games.length) list.append(el("li", { text: t("home.no_history") }));
+    for (const g of res.games) {
+      const seats = [...g.seats].sort((a, b) => (a.rank ?? 9) - (b.rank ?? 9));
+      const when = g.ended_at ? new Date(g.ended_at).toLocaleString() : "";
+      const rulesName = typeof g.rules === "object" && g.rules ? g.rules.name : g.rules;
+      const mine = g.seats.find((s) => s.player_id === app.me.id);
+      const li = el("li", {}, el("span", { class: "when", text: `${when} · ${rulesName}` }));
+      if (mine) li.append(el("strong", { text: ` ${t("result.rank")} ${mine.rank}` }));
+      li.append(el("span", { class: "standings-line", text: seats.map((s) => `${s.rank}. ${s.name} ${s.final_points}`).join("  ") }));
+      list.append(li);
+    }
+  } catch (err) {
+    list.append(el("li", { class: "error", text: t("common.error", { message: err.message }) }));
+  }
+}

@@ -1,0 +1,184 @@
+// Round results (agari / ryuukyoku event data, docs/engine.md) and final standings.
+import { t, yakuName } from "./i18n.js";
+import { tileEl, doraKinds, kindOf, sortTiles } from "./tiles.js";
+import { meldLayout } from "./melds.js";
+
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text != null) e.textContent = text;
+  return e;
+}
+
+function nameOf(ctx, seat) {
+  const p = (ctx.players || []).find((x) => x.seat === seat);
+  if (!p) return `#${seat + 1}`;
+  return p.name || (p.bot ? t("lobby.bot", { level: t(`bot.${p.bot}`) }) : `#${seat + 1}`);
+}
+
+function signed(n) {
+  return n > 0 ? `+${n}` : String(n);
+}
+
+function tilesRow(tiles, dora, cls = "") {
+  const row = el("span", `tiles-row ${cls}`);
+  for (const tl of tiles) row.append(tileEl(tl, { dora: dora.has(kindOf(tl)) }));
+  return row;
+}
+
+function meldsRow(melds, owner, dora) {
+  const row = el("span", "melds");
+  for (const m of melds || []) {
+    const box = el("span", "meld");
+    for (const part of meldLayout(m, owner)) {
+      box.append(tileEl(part.tile, { sideways: part.sideways, back: part.back, dora: !part.back && dora.has(kindOf(part.tile)) }));
+      if (part.stacked) box.append(tileEl(part.stacked, { sideways: true }));
+    }
+    row.append(box);
+  }
+  return row;
+}
+
+function deltasTable(data, ctx) {
+  const tbl = el("table", "deltas");
+  tbl.dataset.testid = "deltas";
+  const head = el("tr");
+  head.append(el("th", "", t("result.player")), el("th", "", t("result.score_changes")), el("th", "", t("result.final_points")));
+  tbl.append(head);
+  for (let s = 0; s < 4; s++) {
+    const tr = el("tr");
+    const d = (data.deltas || [0, 0, 0, 0])[s];
+    tr.append(el("td", "", nameOf(ctx, s)));
+    tr.append(el("td", d > 0 ? "plus" : d < 0 ? "minus" : "", signed(d)));
+    tr.append(el("td", "", String((data.scores || [])[s] ?? "")));
+    tbl.append(tr);
+  }
+  return tbl;
+}
+
+function continueButton(h) {
+  const b = el("button", "primary continue", t("result.continue"));
+  b.type = "button";
+  b.dataset.testid = "continue";
+  b.addEventListener("click", () => h.onContinue());
+  return b;
+}
+
+function winnerEl(w, data, ctx) {
+  const box = el("div", "winner");
+  box.dataset.testid = "winner";
+  const title = w.from_seat == null
+    ? t("result.tsumo_by", { name: nameOf(ctx, w.seat) })
+    : t("result.ron_by", { name: nameOf(ctx, w.seat), from: nameOf(ctx, w.from_seat) });
+  box.append(el("h3", "", title));
+  const dora = doraKinds(data.dora_indicators);
+  const hand = el("div", "result-hand");
+  const rest = [...w.hand];
+  const wi = rest.lastIndexOf(w.win_tile);
+  if (wi >= 0) rest.splice(wi, 1);
+  hand.append(tilesRow(sortTiles(rest), dora));
+  const win = tilesRow([w.win_tile], dora, "win-tile");
+  hand.append(win);
+  hand.append(meldsRow(w.melds, w.seat, dora));
+  box.append(hand);
+
+  const ind = el("div", "result-dora");
+  ind.append(el("span", "label", t("table.dora")), tilesRow(data.dora_indicators || [], new Set(), "mini"));
+  if ((data.ura_indicators || []).length) {
+    ind.append(el("span", "label", t("yaku.ura")), tilesRow(data.ura_indicators, new Set(), "mini"));
+  }
+  box.append(ind);
+
+  const list = el("ul", "yaku-list");
+  list.dataset.testid = "yaku-list";
+  for (const y of w.yakuman || []) {
+    const li = el("li", "yakuman");
+    li.dataset.yaku = y.id;
+    li.append(el("span", "", yakuName(y.id)), el("span", "", t("result.yakuman_x", { n: y.multiplier })));
+    list.append(li);
+  }
+  for (const y of w.yaku || []) {
+    const li = el("li");
+    li.dataset.yaku = y.id;
+    li.append(el("span", "", yakuName(y.id)), el("span", "", t("result.han", { n: y.han })));
+    list.append(li);
+  }
+  for (const k of ["dora", "aka", "ura"]) {
+    if (w[k] > 0) {
+      const li = el("li");
+      li.dataset.yaku = k;
+      li.append(el("span", "", yakuName(k)), el("span", "", t("result.han", { n: w[k] })));
+      list.append(li);
+    }
+  }
+  box.append(list);
+  const sum = [];
+  if (!(w.yakuman || []).length) sum.push(t("result.han", { n: w.han }), t("result.fu", { n: w.fu }));
+  if (w.limit) sum.push(t(`limit.${w.limit}`));
+  sum.push(t("result.points", { n: w.points }));
+  const s = el("div", "result-summary", sum.join(" · "));
+  s.dataset.testid = "result-summary";
+  box.append(s);
+  if (w.pao != null) box.append(el("div", "pao", t("result.pao", { name: nameOf(ctx, w.pao) })));
+  return box;
+}
+
+/** A round result card: agari (has winners) or ryuukyoku (has reason). */
+export function renderResult(card, data, ctx, h) {
+  card.dataset.kind = data.winners ? "agari" : "ryuukyoku";
+  if (data.winners) {
+    card.append(el("h2", "", t("result.agari")));
+    for (const w of data.winners) card.append(winnerEl(w, data, ctx));
+  } else {
+    card.append(el("h2", "", `${t("result.draw")}: ${t(`draw.${data.reason}`)}`));
+    const hands = data.hands || {};
+    const seats = Object.keys(hands);
+    if (data.reason === "exhaustive" || data.reason === "nagashi_mangan") {
+      if (!(data.tenpai || []).length) card.append(el("p", "", t("result.noten")));
+      else card.append(el("h3", "", t("result.tenpai_hands")));
+    }
+    for (const s of seats) {
+      const row = el("div", "draw-hand");
+      row.dataset.seat = s;
+      row.append(el("span", "label", nameOf(ctx, Number(s))));
+      row.append(tilesRow(sortTiles(hands[s]), new Set()));
+      card.append(row);
+    }
+    for (const s of data.nagashi || []) card.append(el("p", "", `${t("yaku.nagashi_mangan")}: ${nameOf(ctx, s)}`));
+  }
+  card.append(deltasTable(data, ctx));
+  if (ctx.mySeat != null) card.append(continueButton(h));
+}
+
+/** Final standings: final = [{seat, points, rank, score}]. */
+export function renderFinal(card, final, ctx, h) {
+  card.dataset.kind = "final";
+  card.append(el("h2", "", t("result.final")));
+  const tbl = el("table", "standings");
+  tbl.dataset.testid = "standings";
+  const head = el("tr");
+  for (const k of ["result.rank", "result.player", "result.final_points", "result.uma_oka", "result.score"]) {
+    head.append(el("th", "", t(k)));
+  }
+  tbl.append(head);
+  const ret = ctx.returnPoints ?? 30000;
+  for (const f of [...final].sort((a, b) => a.rank - b.rank)) {
+    const tr = el("tr");
+    tr.dataset.rank = f.rank;
+    // The server's score already includes uma and oka; show that part on its own.
+    const umaOka = Math.round((f.score - (f.points - ret) / 1000) * 10) / 10;
+    tr.append(
+      el("td", "", String(f.rank)),
+      el("td", "", nameOf(ctx, f.seat)),
+      el("td", "", String(f.points)),
+      el("td", "", signed(umaOka)),
+      el("td", "", signed(Math.round(f.score * 10) / 10)),
+    );
+    tbl.append(tr);
+  }
+  card.append(tbl);
+  const home = el("a", "button", t("common.back_home"));
+  home.href = "#/";
+  home.dataset.testid = "home-link";
+  card.append(home);
+}
