@@ -1,33 +1,176 @@
-"""The round and hanchan state machine (R2-R26). Skeleton: see docs/engine.md."""
+"""The round and hanchan state machine (R2-R26).
+
+One mutable ``GameState`` holds the whole hanchan. ``apply`` validates an
+action against ``legal_actions`` (IllegalAction, state unchanged), then mutates
+the state and returns the events it caused. Scoring goes only through
+``scoring.score_hand`` / ``settle_win``. See docs/engine.md for every shape.
+"""
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
-from server.engine.actions import Action, Event, IllegalAction
+from server.engine.actions import Action, ActionType, Event, IllegalAction
+from server.engine.agari import BlockType, regular_readings
+from server.engine.melds import Meld, MeldType
 from server.engine.rules import RuleSet
-from server.engine.wall import Wall
+from server.engine.scoring import ScoreError, WinContext, WinResult, score_hand, settle_win
+from server.engine.shanten import shanten, shanten_kokushi, waits
+from server.engine.tiles import (
+    DRAGONS,
+    EAST,
+    NUM_KINDS,
+    WINDS,
+    YAOCHU,
+    Kind,
+    Tile,
+    TileId,
+    kind,
+    sort_key,
+    tile_of_id,
+    tile_str,
+)
+from server.engine.wall import DEAD_START, DORA_POS, FIRST_DRAW, RINSHAN_POS, URA_POS, Wall
 
-__all__ = [
-    "Action",
-    "Event",
-    "GameState",
-    "IllegalAction",
-    "Wall",
-    "apply",
-    "check_invariants",
-    "legal_actions",
-    "new_game",
-    "next_round",
-    "replay",
-    "view",
-    "waiting_on",
-]
+WIND_NAMES = "ESWN"
+_TILE_RED = [tile_of_id(i, True) for i in range(136)]
+_TILE_PLAIN = [tile_of_id(i, False) for i in range(136)]
+
+
+class Step(StrEnum):
+    """What the round waits for."""
+
+    TURN = "turn"  # the seat in turn drew and chooses tsumo/kan/riichi/discard
+    CALLED = "called"  # the seat in turn called chi/pon and must discard
+    CLAIM = "claim"  # other seats answer a discard
+    CHANKAN = "chankan"  # other seats may rob a kakan (or an ankan, kokushi only)
+    END = "end"  # the round is over
+
+
+@dataclass(slots=True)
+class RiverTile:
+    tid: TileId
+    tile: Tile
+    tsumogiri: bool
+    riichi: bool
+    called: bool = False
+
+
+@dataclass(slots=True)
+class Furo:
+    """A declared meld with the physical tile ids behind it."""
+
+    meld: Meld
+    ids: tuple[TileId, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class WinRecord:
+    seat: int
+    from_seat: int | None
+    win_tile: Tile
+    result: WinResult
+    deltas: tuple[int, ...]
+    pao: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    round_wind: int
+    kyoku: int
+    honba: int
+    riichi_sticks: int
+    kind: str  # "agari" | "ryuukyoku"
+    reason: str | None
+    wins: tuple[WinRecord, ...]
+    tenpai: tuple[int, ...]
+    deltas: tuple[int, ...]
+    scores: tuple[int, ...]
+    renchan: bool
+    dealer_merit: bool  # dealer won or was tenpai at an exhaustive draw (agari-yame)
+    event: dict[str, Any]
+
+
+def _meld_json(m: Meld) -> dict[str, Any]:
+    return {
+        "type": m.type.value,
+        "tiles": [tile_str(t) for t in m.tiles],
+        "called": tile_str(m.called) if m.called is not None else None,
+        "from_seat": m.from_seat,
+    }
+
+
+def _sorted_strs(tiles: Sequence[Tile]) -> list[str]:
+    return [tile_str(t) for t in sorted(tiles, key=sort_key)]
 
 
 class GameState:
     """The whole hanchan; see docs/engine.md for the readable attributes."""
+
+    def __init__(self, rules: RuleSet, seed: bytes, first_dealer: int = 0) -> None:
+        if first_dealer not in range(4):
+            raise ValueError("first_dealer must be 0..3")
+        self.rules = rules
+        self.seed = seed
+        self.first_dealer = first_dealer
+        self.phase = "play"
+        self.scores = [rules.start_points] * 4
+        self.round_wind = 0
+        self.kyoku = 0
+        self.dealer = first_dealer
+        self.honba = 0
+        self.riichi_sticks = 0
+        self.round_index = 0
+        self.log: list[Action | None] = []
+        self.round_results: list[RoundResult] = []
+        self.final: list[dict[str, Any]] | None = None
+        self.start_events: list[Event] = []
+        self.total_points = 0
+        self._tile = _TILE_RED if rules.red_fives else _TILE_PLAIN
+        self._legal: dict[int, list[Action]] = {}
+        # per-round fields, set by _start_round
+        self.wall: Wall = Wall(list(range(136)))
+        self.hands: list[list[TileId]] = [[], [], [], []]
+        self.drawn: list[TileId | None] = [None] * 4
+        self.melds: list[list[Furo]] = [[], [], [], []]
+        self.rivers: list[list[RiverTile]] = [[], [], [], []]
+        self.draw_pos = FIRST_DRAW
+        self.kans = 0
+        self.rinshan_drawn = 0
+        self.kan_seats: list[int] = []
+        self.dora_count = 1
+        self.pending_dora = 0
+        self.pending_dora_seat: int | None = None
+        self.turn = first_dealer
+        self.step = Step.END
+        self.riichi = [False] * 4
+        self.double_riichi = [False] * 4
+        self.ippatsu = [False] * 4
+        self.riichi_decl: int | None = None
+        self.furiten_temp = [False] * 4
+        self.furiten_riichi = [False] * 4
+        self.waits: list[list[Kind]] = [[], [], [], []]
+        self.discards = [0] * 4
+        self.uninterrupted = True
+        self.rinshan = False
+        self.kuikae: frozenset[Kind] = frozenset()
+        self.pao_dragon: list[int | None] = [None] * 4
+        self.pao_wind: list[int | None] = [None] * 4
+        self.claim_tile: TileId | None = None
+        self.claim_from: int | None = None
+        self.claim_options: dict[int, list[Action]] = {}
+        self.claim_answers: dict[int, Action] = {}
+        self.claim_results: dict[int, WinResult] = {}
+        self.round_deltas = [0, 0, 0, 0]
+        self.round_start_honba = 0
+        self.round_start_sticks = 0
+        self.last_result: RoundResult | None = None
+
+    # --- construction -----------------------------------------------------
 
     @classmethod
     def at_round(
@@ -44,41 +187,1195 @@ class GameState:
         seed: bytes = b"",
         round_index: int = 0,
     ) -> GameState:
-        raise NotImplementedError
+        """A game starting at an arbitrary round (scenario tests, log replay)."""
+        if round_wind not in range(4) or dealer not in range(4):
+            raise ValueError("round_wind and dealer must be 0..3")
+        if honba < 0 or riichi_sticks < 0:
+            raise ValueError("honba and riichi_sticks must be non-negative")
+        st = cls(rules, seed, first_dealer)
+        if scores is not None:
+            if len(scores) != 4:
+                raise ValueError("scores must have 4 entries")
+            st.scores = list(scores)
+        st.round_wind = round_wind
+        st.dealer = dealer
+        st.kyoku = (dealer - first_dealer) % 4
+        st.honba = honba
+        st.riichi_sticks = riichi_sticks
+        st.round_index = round_index
+        st.total_points = sum(st.scores) + 1000 * riichi_sticks
+        st.start_events = st._start_round(wall)
+        return st
 
     def clone(self) -> GameState:
-        raise NotImplementedError
+        """An independent copy (the wall and rules are immutable and shared)."""
+        memo: dict[int, Any] = {id(self.wall): self.wall, id(self.rules): self.rules}
+        return copy.deepcopy(self, memo)
+
+    # --- helpers ----------------------------------------------------------
+
+    def tile(self, tid: TileId) -> Tile:
+        return self._tile[tid]
+
+    def concealed(self, seat: int) -> list[Tile]:
+        return [self._tile[t] for t in self.hands[seat]]
+
+    def counts(self, seat: int) -> list[int]:
+        c = [0] * NUM_KINDS
+        for t in self.hands[seat]:
+            c[t >> 2] += 1
+        return c
+
+    def live_left(self) -> int:
+        return DEAD_START - self.kans - self.draw_pos
+
+    def seat_wind(self, seat: int) -> Kind:
+        return EAST + (seat - self.dealer) % 4
+
+    def is_closed(self, seat: int) -> bool:
+        return all(not f.meld.is_open for f in self.melds[seat])
+
+    def dora_indicators(self) -> list[Tile]:
+        return [self._tile[self.wall.tiles[DORA_POS[i]]] for i in range(self.dora_count)]
+
+    def ura_indicators(self) -> list[Tile]:
+        return [self._tile[self.wall.tiles[URA_POS[i]]] for i in range(self.dora_count)]
+
+    def river_furiten(self, seat: int) -> bool:
+        ws = self.waits[seat]
+        if not ws:
+            return False
+        return any((r.tid >> 2) in ws for r in self.rivers[seat])
+
+    def furiten(self, seat: int) -> bool:
+        return self.furiten_temp[seat] or self.furiten_riichi[seat] or self.river_furiten(seat)
+
+    def _ctx(self, seat: int, win_tile: Tile, tsumo: bool, *, chankan: bool = False) -> WinContext:
+        first = self.uninterrupted and self.discards[seat] == 0 and tsumo and not self.rinshan
+        return WinContext(
+            win_tile=win_tile,
+            tsumo=tsumo,
+            seat_wind=self.seat_wind(seat),
+            round_wind=EAST + self.round_wind,
+            riichi=self.riichi[seat],
+            double_riichi=self.double_riichi[seat],
+            ippatsu=self.ippatsu[seat],
+            haitei=tsumo and not self.rinshan and self.live_left() == 0,
+            houtei=not tsumo and not chankan and self.live_left() == 0,
+            rinshan=tsumo and self.rinshan,
+            chankan=chankan,
+            tenhou=first and seat == self.dealer,
+            chiihou=first and seat != self.dealer,
+            dora_indicators=tuple(self.dora_indicators()),
+            ura_indicators=tuple(self.ura_indicators()) if self.riichi[seat] else (),
+            honba=self.honba,
+            riichi_sticks=self.riichi_sticks,
+        )
+
+    def _score(
+        self, seat: int, win_tile: Tile, tsumo: bool, *, chankan: bool = False
+    ) -> WinResult | None:
+        """The win if the hand (plus ``win_tile`` for ron) is complete with a yaku."""
+        concealed = self.concealed(seat)
+        if not tsumo:
+            concealed.append(win_tile)
+        try:
+            return score_hand(
+                concealed,
+                [f.meld for f in self.melds[seat]],
+                self._ctx(seat, win_tile, tsumo, chankan=chankan),
+                self.rules,
+            )
+        except ScoreError:
+            return None
+
+    def _update_waits(self, seat: int) -> None:
+        # one shanten call is much cheaper than the full wait search, and most hands are not tenpai
+        c = self.counts(seat)
+        self.waits[seat] = waits(c) if shanten(c) == 0 else []
+
+    # --- round start ------------------------------------------------------
+
+    def _start_round(self, wall: Wall | None) -> list[Event]:
+        if wall is None:
+            wall = Wall.from_seed(
+                self.seed, self.round_index, self.dealer, red_fives=self.rules.red_fives > 0
+            )
+        self.wall = wall
+        self.phase = "play"
+        self.hands = [sorted(wall.hand(s, self.dealer)) for s in range(4)]
+        self.drawn = [None] * 4
+        self.melds = [[], [], [], []]
+        self.rivers = [[], [], [], []]
+        self.draw_pos = FIRST_DRAW
+        self.kans = 0
+        self.rinshan_drawn = 0
+        self.kan_seats = []
+        self.dora_count = 1
+        self.pending_dora = 0
+        self.pending_dora_seat = None
+        self.riichi = [False] * 4
+        self.double_riichi = [False] * 4
+        self.ippatsu = [False] * 4
+        self.riichi_decl = None
+        self.furiten_temp = [False] * 4
+        self.furiten_riichi = [False] * 4
+        self.discards = [0] * 4
+        self.uninterrupted = True
+        self.rinshan = False
+        self.kuikae = frozenset()
+        self.pao_dragon = [None] * 4
+        self.pao_wind = [None] * 4
+        self._clear_claims()
+        self.round_deltas = [0, 0, 0, 0]
+        self.round_start_honba = self.honba
+        self.round_start_sticks = self.riichi_sticks
+        self.last_result = None
+        for s in range(4):
+            self._update_waits(s)
+        events = [
+            Event(
+                "round_start",
+                {
+                    "round_wind": WIND_NAMES[self.round_wind],
+                    "kyoku": self.kyoku + 1,
+                    "honba": self.honba,
+                    "riichi_sticks": self.riichi_sticks,
+                    "scores": list(self.scores),
+                    "dealer": self.dealer,
+                    "dice": list(wall.dice),
+                    "dora_indicators": [tile_str(t) for t in self.dora_indicators()],
+                    "wall_left": self.live_left(),
+                    "round_index": self.round_index,
+                },
+            )
+        ]
+        for s in range(4):
+            events.append(
+                Event(
+                    "haipai",
+                    {"seat": s, "tiles": _sorted_strs(self.concealed(s))},
+                    frozenset({s}),
+                )
+            )
+        events += self._draw(self.dealer, rinshan=False)
+        return events
+
+    def _clear_claims(self) -> None:
+        self.claim_tile = None
+        self.claim_from = None
+        self.claim_options = {}
+        self.claim_answers = {}
+        self.claim_results = {}
+
+    def _draw(self, seat: int, *, rinshan: bool) -> list[Event]:
+        if rinshan:
+            tid = self.wall.tiles[RINSHAN_POS[self.rinshan_drawn]]
+            self.rinshan_drawn += 1
+        else:
+            tid = self.wall.tiles[self.draw_pos]
+            self.draw_pos += 1
+        self.hands[seat].append(tid)
+        self.drawn[seat] = tid
+        self.turn = seat
+        self.step = Step.TURN
+        self.rinshan = rinshan
+        self.kuikae = frozenset()
+        left = self.live_left()
+        return [
+            Event(
+                "draw",
+                {
+                    "seat": seat,
+                    "tile": tile_str(self.tile(tid)),
+                    "rinshan": rinshan,
+                    "wall_left": left,
+                },
+                frozenset({seat}),
+            ),
+            Event("tsumo_turn", {"seat": seat, "rinshan": rinshan, "wall_left": left}),
+        ]
+
+    # --- legal actions ----------------------------------------------------
+
+    def legal(self, seat: int) -> list[Action]:
+        cached = self._legal.get(seat)
+        if cached is not None:
+            return cached
+        if self.phase != "play" or seat not in range(4):
+            out: list[Action] = []
+        elif self.step in (Step.CLAIM, Step.CHANKAN):
+            out = [] if seat in self.claim_answers else self.claim_options.get(seat, [])
+        elif seat != self.turn:
+            out = []
+        elif self.step is Step.CALLED:
+            out = self._discards(seat)
+        else:
+            out = self._turn_actions(seat)
+        self._legal[seat] = out
+        return out
+
+    def _discards(self, seat: int) -> list[Action]:
+        if self.riichi[seat]:
+            d = self.drawn[seat]
+            assert d is not None
+            return [Action(ActionType.DISCARD, seat, self.tile(d))]
+        seen: set[Tile] = set()
+        out = []
+        kuikae = self.kuikae
+        for tid in sorted(self.hands[seat]):
+            t = self._tile[tid]
+            if t in seen or (tid >> 2) in kuikae:
+                continue
+            seen.add(t)
+            out.append(Action(ActionType.DISCARD, seat, t))
+        return out
+
+    def _turn_actions(self, seat: int) -> list[Action]:
+        out: list[Action] = []
+        drawn = self.drawn[seat]
+        assert drawn is not None
+        c = self.counts(seat)
+        if (drawn >> 2) in self.waits[seat] and self._score(seat, self.tile(drawn), True):
+            out.append(Action(ActionType.TSUMO, seat))
+        if (
+            self.rules.abortive_draws
+            and self.uninterrupted
+            and self.discards[seat] == 0
+            and sum(1 for k in YAOCHU if c[k]) >= 9
+        ):
+            out.append(Action(ActionType.KYUUSHU, seat))
+        # R7/R13: no kan on the last tile, none beyond the fourth
+        can_kan = self.live_left() > 0 and self.kans < 4
+        if can_kan:
+            for k in range(NUM_KINDS):
+                if c[k] == 4 and (not self.riichi[seat] or self._riichi_ankan_ok(seat, k)):
+                    out.append(Action(ActionType.ANKAN, seat, k))
+            if not self.riichi[seat]:
+                for f in self.melds[seat]:
+                    if f.meld.type is MeldType.PON:
+                        k = f.meld.first
+                        for tid in self.hands[seat]:
+                            if tid >> 2 == k:
+                                out.append(Action(ActionType.KAKAN, seat, self.tile(tid)))
+                                break
+        if (
+            not self.riichi[seat]
+            and self.is_closed(seat)
+            and self.scores[seat] >= 1000
+            and self.live_left() >= 4
+            and shanten(c) <= 0
+        ):
+            seen: set[Tile] = set()
+            for tid in self.hands[seat]:
+                t = self.tile(tid)
+                if t in seen:
+                    continue
+                seen.add(t)
+                c[tid >> 2] -= 1
+                if shanten(c) == 0:
+                    out.append(Action(ActionType.RIICHI, seat, t))
+                c[tid >> 2] += 1
+        out.extend(self._discards(seat))
+        return out
+
+    def _riichi_ankan_ok(self, seat: int, k: Kind) -> bool:
+        """R14: after riichi, an ankan of the drawn tile that keeps the waits and the reading."""
+        drawn = self.drawn[seat]
+        if drawn is None or drawn >> 2 != k:
+            return False
+        before = list(self.counts(seat))
+        before[k] -= 1  # the hand before the draw, whose waits are stored
+        after = list(before)
+        after[k] -= 3
+        if waits(after) != self.waits[seat]:
+            return False
+        for w in self.waits[seat]:
+            before[w] += 1
+            readings = regular_readings(before)
+            before[w] -= 1
+            if not readings:
+                return False  # only chiitoitsu/kokushi: impossible with three of k, be safe
+            for r in readings:
+                if not any(b.type is BlockType.KOUTSU and b.first == k for b in r):
+                    return False
+        return True
+
+    # --- claim options after a discard / kan --------------------------------
+
+    def _claim_options_for_discard(self, discarder: int, tid: TileId) -> None:
+        t = self.tile(tid)
+        k = tid >> 2
+        last = self.live_left() == 0
+        for s in range(4):
+            if s == discarder:
+                continue
+            opts: list[Action] = []
+            if k in self.waits[s] and not self.furiten(s):
+                res = self._score(s, t, False)
+                if res is not None:
+                    opts.append(Action(ActionType.RON, s))
+                    self.claim_results[s] = res
+            if not last and not self.riichi[s]:
+                opts.extend(self._call_options(s, discarder, t))
+            if opts:
+                opts.append(Action(ActionType.PASS, s))
+                self.claim_options[s] = opts
+
+    def _call_options(self, s: int, discarder: int, t: Tile) -> list[Action]:
+        k = kind(t)
+        c = self.counts(s)
+        n_k = c[k]
+        is_chi_seat = s == (discarder + 1) % 4 and k < 27
+        if n_k < 2 and not is_chi_seat:
+            return []  # the common case, decided without building anything
+        by_tile: dict[Tile, list[TileId]] = {}
+        for tid in self.hands[s]:
+            by_tile.setdefault(self.tile(tid), []).append(tid)
+        n_total = len(self.hands[s])
+        out: list[Action] = []
+        if n_k >= 2 and n_total > n_k:  # kuikae: a tile other than k must remain
+            for pair in _variants(by_tile, [k, k]):
+                out.append(Action(ActionType.PON, s, None, pair))
+        if n_k >= 3 and self.kans < 4:
+            own = sorted((self.tile(x) for x in self.hands[s] if x >> 2 == k), key=sort_key)
+            out.append(Action(ActionType.DAIMINKAN, s, None, tuple(own)))
+        if s == (discarder + 1) % 4 and k < 27:
+            n = k % 9
+            # (own tiles, the kind at the run's other end that kuikae also forbids)
+            shapes: list[tuple[Kind, Kind, Kind]] = []
+            if n >= 2:
+                shapes.append((k - 2, k - 1, k - 3 if n >= 3 else -1))
+            if 1 <= n <= 7:
+                shapes.append((k - 1, k + 1, -1))
+            if n <= 6:
+                shapes.append((k + 1, k + 2, k + 3 if n <= 5 else -1))
+            for a, b, other in shapes:
+                if not (c[a] and c[b]):
+                    continue
+                c[a] -= 1
+                c[b] -= 1
+                ok = any(c[x] for x in range(NUM_KINDS) if x != k and x != other)
+                c[a] += 1
+                c[b] += 1
+                if ok:
+                    for pair in _variants(by_tile, [a, b]):
+                        out.append(Action(ActionType.CHI, s, None, pair))
+        return out
+
+    # --- apply --------------------------------------------------------------
+
+    def why_illegal(self, action: Action) -> str:
+        s = action.seat
+        if self.phase != "play":
+            return f"no action is possible in phase {self.phase}"
+        if s not in range(4):
+            return "seat must be 0..3"
+        legal = self.legal(s)
+        if not legal:
+            if self.step in (Step.CLAIM, Step.CHANKAN) and s in self.claim_answers:
+                return f"seat {s} has already answered"
+            return f"seat {s} is not to act now"
+        types = {a.type for a in legal}
+        at = action.type
+        if at not in types:
+            if at is ActionType.RIICHI:
+                if self.riichi[s]:
+                    return "already in riichi"
+                if not self.is_closed(s):
+                    return "riichi needs a closed hand"
+                if self.scores[s] < 1000:
+                    return "riichi needs at least 1000 points"
+                if self.live_left() < 4:
+                    return "riichi needs at least 4 tiles left in the live wall"
+                return "the hand is not tenpai"
+            if at in (ActionType.ANKAN, ActionType.KAKAN, ActionType.DAIMINKAN):
+                if self.kans >= 4:
+                    return "a fifth kan is not allowed"
+                if self.live_left() == 0:
+                    return "no kan on the last tile"
+            if (
+                at in (ActionType.PON, ActionType.CHI, ActionType.DAIMINKAN)
+                and self.live_left() == 0
+            ):
+                return "no calls on the last discard"
+            if at is ActionType.RON:
+                return "no ron: not a winning tile, no yaku, or furiten"
+            if at is ActionType.TSUMO:
+                return "no tsumo: the hand is not complete with a yaku"
+            return f"{at.value} is not possible now"
+        if at is ActionType.DISCARD and action.tile is not None:
+            if self.riichi[s]:
+                return "after riichi only the drawn tile may be discarded"
+            if kind(action.tile) in self.kuikae:
+                return f"{tile_str(action.tile)} is kuikae-forbidden after the call"
+            return f"{tile_str(action.tile)} is not in the hand"
+        if at is ActionType.RIICHI:
+            return "discarding that tile does not leave the hand tenpai"
+        return f"that {at.value} is not possible (wrong tiles)"
+
+    def apply(self, action: Action) -> list[Event]:
+        if action.seat not in range(4) or action not in self.legal(action.seat):
+            raise IllegalAction(self.why_illegal(action))
+        self._legal = {}
+        self.log.append(action)
+        at = action.type
+        s = action.seat
+        if self.step in (Step.CLAIM, Step.CHANKAN):
+            self.claim_answers[s] = action
+            return self._maybe_resolve()
+        if at is ActionType.DISCARD:
+            return self._discard(s, action.tile, riichi=False)
+        if at is ActionType.RIICHI:
+            return self._discard(s, action.tile, riichi=True)
+        if at is ActionType.TSUMO:
+            return self._tsumo(s)
+        if at is ActionType.KYUUSHU:
+            hand = {str(s): _sorted_strs(self.concealed(s))}
+            return self._ryuukyoku("kyuushu_kyuuhai", hands=hand)
+        if at is ActionType.ANKAN:
+            assert action.tile is not None
+            return self._ankan(s, action.tile)
+        if at is ActionType.KAKAN:
+            assert action.tile is not None
+            return self._kakan(s, action.tile)
+        raise IllegalAction(f"{at.value} is not possible now")  # pragma: no cover
+
+    # --- own turn ------------------------------------------------------------
+
+    def _discard(self, s: int, tile: Tile | None, *, riichi: bool) -> list[Event]:
+        assert tile is not None
+        drawn = self.drawn[s]
+        if drawn is not None and self.tile(drawn) == tile:
+            tid = drawn
+            tsumogiri = True
+        else:
+            tid = next(x for x in self.hands[s] if self.tile(x) == tile and x != drawn)
+            tsumogiri = False
+        self.hands[s].remove(tid)
+        self.hands[s].sort()
+        self.drawn[s] = None
+        self.rivers[s].append(RiverTile(tid, tile, tsumogiri, riichi))
+        if riichi:
+            self.riichi_decl = s
+        elif self.ippatsu[s]:
+            self.ippatsu[s] = False  # R15: ippatsu ends at the declarer's next discard
+        self.furiten_temp[s] = False  # R16: lifted by one's own discard
+        self.discards[s] += 1
+        self.rinshan = False
+        self.kuikae = frozenset()
+        self._update_waits(s)
+        events = [
+            Event(
+                "discard",
+                {"seat": s, "tile": tile_str(tile), "tsumogiri": tsumogiri, "riichi": riichi},
+            )
+        ]
+        if self.pending_dora and self.pending_dora_seat == s:
+            events += self._reveal_pending()
+        self._clear_claims()
+        self.claim_tile = tid
+        self.claim_from = s
+        self.step = Step.CLAIM
+        self._claim_options_for_discard(s, tid)
+        self._mark_passed_furiten(s, tid >> 2)
+        return events + self._maybe_resolve()
+
+    def _mark_passed_furiten(self, source: int, k: Kind) -> None:
+        """R16: a seat whose winning tile passes becomes furiten (unless it rons)."""
+        for o in range(4):
+            if o != source and k in self.waits[o]:
+                if self.riichi[o]:
+                    self.furiten_riichi[o] = True
+                self.furiten_temp[o] = True
+
+    def _reveal_pending(self) -> list[Event]:
+        out = []
+        while self.pending_dora:
+            self.pending_dora -= 1
+            out.append(self._reveal_dora())
+        self.pending_dora_seat = None
+        return out
+
+    def _reveal_dora(self) -> Event:
+        self.dora_count += 1
+        inds = self.dora_indicators()
+        return Event(
+            "new_dora",
+            {"indicator": tile_str(inds[-1]), "dora_indicators": [tile_str(t) for t in inds]},
+        )
+
+    def _tsumo(self, s: int) -> list[Event]:
+        drawn = self.drawn[s]
+        assert drawn is not None
+        res = self._score(s, self.tile(drawn), True)
+        assert res is not None
+        win = self._settle(s, None, self.tile(drawn), res, self.honba, self.riichi_sticks)
+        return self._agari([win])
+
+    def _ankan(self, s: int, k: Kind) -> list[Event]:
+        ids = tuple(t for t in self.hands[s] if t >> 2 == k)
+        for t in ids:
+            self.hands[s].remove(t)
+        tiles = tuple(sorted((self.tile(t) for t in ids), key=sort_key))
+        self.melds[s].append(Furo(Meld(MeldType.ANKAN, tiles), ids))
+        self.drawn[s] = None
+        self._kan_common(s)
+        events = [
+            Event(
+                "kan",
+                {"seat": s, "type": "ankan", "tiles": [tile_str(t) for t in tiles], "added": None},
+            )
+        ]
+        events += self._reveal_pending()
+        events.append(self._reveal_dora())  # R12: ankan reveals at once
+        self._update_waits(s)
+        # R12: only kokushi may rob an ankan
+        self._clear_claims()
+        self.claim_tile = ids[0]
+        self.claim_from = s
+        for o in range(4):
+            if o == s or k not in self.waits[o] or self.furiten(o):
+                continue
+            c = self.counts(o)
+            if sum(c) == 13 and shanten_kokushi(c) == 0:
+                res = self._score(o, self.tile(ids[0]), False, chankan=True)
+                if res is not None:
+                    self.claim_results[o] = res
+                    self.claim_options[o] = [Action(ActionType.RON, o), Action(ActionType.PASS, o)]
+        if self.claim_options:
+            self.step = Step.CHANKAN
+            self._mark_passed_furiten(s, k)
+            return events
+        return events + self._draw(s, rinshan=True)
+
+    def _kakan(self, s: int, t: Tile) -> list[Event]:
+        k = kind(t)
+        tid = next(x for x in self.hands[s] if self.tile(x) == t)
+        self.hands[s].remove(tid)
+        idx = next(
+            i
+            for i, f in enumerate(self.melds[s])
+            if f.meld.type is MeldType.PON and f.meld.first == k
+        )
+        old = self.melds[s][idx]
+        self.melds[s][idx] = Furo(
+            Meld(MeldType.KAKAN, (*old.meld.tiles, t), old.meld.called, old.meld.from_seat),
+            (*old.ids, tid),
+        )
+        self.drawn[s] = None
+        self._kan_common(s)
+        events = [
+            Event(
+                "kan",
+                {
+                    "seat": s,
+                    "type": "kakan",
+                    "tiles": [tile_str(x) for x in self.melds[s][idx].meld.tiles],
+                    "added": tile_str(t),
+                },
+            )
+        ]
+        events += self._reveal_pending()
+        self.pending_dora = 1
+        self.pending_dora_seat = s
+        self._update_waits(s)
+        # R12: chankan
+        self._clear_claims()
+        self.claim_tile = tid
+        self.claim_from = s
+        for o in range(4):
+            if o == s or k not in self.waits[o] or self.furiten(o):
+                continue
+            res = self._score(o, t, False, chankan=True)
+            if res is not None:
+                self.claim_results[o] = res
+                self.claim_options[o] = [Action(ActionType.RON, o), Action(ActionType.PASS, o)]
+        if self.claim_options:
+            self.step = Step.CHANKAN
+            self._mark_passed_furiten(s, k)
+            return events
+        self._mark_passed_furiten(s, k)
+        return events + self._draw(s, rinshan=True)
+
+    def _kan_common(self, s: int) -> None:
+        self.kans += 1
+        self.kan_seats.append(s)
+        # R15: any kan, an own ankan included, breaks ippatsu and the first go
+        self.ippatsu = [False] * 4
+        self.uninterrupted = False
+
+    # --- call window ----------------------------------------------------------
+
+    def _maybe_resolve(self) -> list[Event]:
+        """Resolve the window once its outcome is certain (R8)."""
+        opts = self.claim_options
+        if not opts:
+            return self._after_window(None)
+        ans = self.claim_answers
+        src = self.claim_from
+        assert src is not None
+        order = [(src + i) % 4 for i in (1, 2, 3)]
+        ron_seats = [s for s in order if any(a.type is ActionType.RON for a in opts.get(s, []))]
+        pending_ron = [s for s in ron_seats if s not in ans]
+        rons = [s for s in ron_seats if s in ans and ans[s].type is ActionType.RON]
+        if self.rules.multiple_ron == "atamahane":
+            # the first ron in turn order wins; later seats cannot change that
+            for s in ron_seats:
+                if s not in ans:
+                    return []
+                if ans[s].type is ActionType.RON:
+                    return self._ron([s])
+            rons = []
+        elif pending_ron:
+            return []
+        if rons:
+            return self._ron(rons)
+        if self.step is Step.CHANKAN:
+            self._clear_claims()
+            return self._draw(src, rinshan=True)
+        # no ron: pon/daiminkan beats chi
+        call: Action | None = None
+        for s in order:
+            kinds = {a.type for a in opts.get(s, [])}
+            if kinds & {ActionType.PON, ActionType.DAIMINKAN}:
+                if s not in ans:
+                    return []
+                if ans[s].type in (ActionType.PON, ActionType.DAIMINKAN):
+                    call = ans[s]
+        if call is None:
+            for s in order:
+                if any(a.type is ActionType.CHI for a in opts.get(s, [])):
+                    if s not in ans:
+                        return []
+                    if ans[s].type is ActionType.CHI:
+                        call = ans[s]
+        return self._after_window(call)
+
+    def _after_window(self, call: Action | None) -> list[Event]:
+        src = self.claim_from
+        tid = self.claim_tile
+        assert src is not None and tid is not None
+        self._clear_claims()
+        events: list[Event] = []
+        if self.riichi_decl is not None:
+            s = self.riichi_decl
+            self.riichi_decl = None
+            self.riichi[s] = True
+            self.ippatsu[s] = True
+            self.double_riichi[s] = self.uninterrupted and self.discards[s] == 1
+            self.scores[s] -= 1000
+            self.round_deltas[s] -= 1000
+            self.riichi_sticks += 1
+            events.append(
+                Event(
+                    "riichi_accepted",
+                    {
+                        "seat": s,
+                        "double": self.double_riichi[s],
+                        "scores": list(self.scores),
+                        "riichi_sticks": self.riichi_sticks,
+                    },
+                )
+            )
+            if all(self.riichi) and self.rules.abortive_draws:
+                return events + self._ryuukyoku("suucha_riichi")
+        if self.kans == 4 and len(set(self.kan_seats)) > 1 and self.rules.abortive_draws:
+            return events + self._ryuukyoku("suukan_sanra")
+        if call is not None:
+            return events + self._call(call, src, tid)
+        if (
+            self.rules.abortive_draws
+            and self.uninterrupted
+            and sum(self.discards) == 4
+            and all(len(r) == 1 for r in self.rivers)
+            and len({r[0].tid >> 2 for r in self.rivers}) == 1
+            and self.rivers[0][0].tid >> 2 in WINDS
+        ):
+            return events + self._ryuukyoku("suufon_renda")
+        if self.live_left() == 0:
+            return events + self._exhaustive()
+        return events + self._draw((src + 1) % 4, rinshan=False)
+
+    def _call(self, a: Action, src: int, tid: TileId) -> list[Event]:
+        s = a.seat
+        t = self.tile(tid)
+        own: list[TileId] = []
+        pool = list(self.hands[s])
+        for want in a.tiles:
+            x = next(x for x in pool if self.tile(x) == want)
+            pool.remove(x)
+            own.append(x)
+        self.hands[s] = pool
+        self.rivers[src][-1].called = True
+        self.ippatsu = [False] * 4
+        self.uninterrupted = False
+        ids = (*own, tid)
+        tiles = tuple(sorted((self.tile(x) for x in ids), key=sort_key))
+        mt = MeldType(a.type.value)
+        self.melds[s].append(Furo(Meld(mt, tiles, t, src), ids))
+        k = tid >> 2
+        if mt is not MeldType.CHI:
+            self._track_pao(s, src, k)
+        events = [
+            Event(
+                "call",
+                {
+                    "seat": s,
+                    "type": mt.value,
+                    "tiles": [tile_str(x) for x in tiles],
+                    "called": tile_str(t),
+                    "from_seat": src,
+                },
+            )
+        ]
+        self.turn = s
+        if mt is MeldType.DAIMINKAN:
+            self._kan_common(s)
+            events += self._reveal_pending()
+            self.pending_dora = 1
+            self.pending_dora_seat = s
+            self._update_waits(s)
+            return events + self._draw(s, rinshan=True)
+        self.step = Step.CALLED
+        if mt is MeldType.PON:
+            self.kuikae = frozenset({k})
+        else:
+            lo = min(kind(x) for x in a.tiles)
+            hi = max(kind(x) for x in a.tiles)
+            forb = {k}
+            if k < lo and hi + 1 < 27 and (hi + 1) // 9 == k // 9:
+                forb.add(hi + 1)
+            if k > hi and lo - 1 >= 0 and (lo - 1) // 9 == k // 9:
+                forb.add(lo - 1)
+            self.kuikae = frozenset(forb)
+        return events
+
+    def _track_pao(self, s: int, src: int, k: Kind) -> None:
+        """R24: remember who fed the third dragon set or the fourth wind set."""
+        sets = {f.meld.first for f in self.melds[s] if f.meld.type is not MeldType.CHI}
+        if k in DRAGONS and all(d in sets for d in DRAGONS):
+            self.pao_dragon[s] = src
+        if k in WINDS and all(w in sets for w in WINDS):
+            self.pao_wind[s] = src
+
+    # --- round end -----------------------------------------------------------
+
+    def _pao_for(self, seat: int, res: WinResult) -> int | None:
+        ids = {y for y, _ in res.yakuman}
+        if "daisangen" in ids and self.pao_dragon[seat] is not None:
+            return self.pao_dragon[seat]
+        if "daisuushii" in ids and self.pao_wind[seat] is not None:
+            return self.pao_wind[seat]
+        return None
+
+    def _settle(
+        self,
+        seat: int,
+        from_seat: int | None,
+        win_tile: Tile,
+        res: WinResult,
+        honba: int,
+        sticks: int,
+    ) -> WinRecord:
+        pao = self._pao_for(seat, res)
+        if pao == seat:
+            pao = None
+        deltas = settle_win(
+            res,
+            winner=seat,
+            dealer=self.dealer,
+            discarder=from_seat,
+            pao=pao,
+            honba=honba,
+            riichi_sticks=sticks,
+            rules=self.rules,
+        )
+        return WinRecord(seat, from_seat, win_tile, res, tuple(deltas), pao)
+
+    def _ron(self, seats: list[int]) -> list[Event]:
+        src = self.claim_from
+        assert src is not None
+        if len(seats) == 3 and self.rules.multiple_ron == "double" and self.rules.abortive_draws:
+            self.riichi_decl = None
+            return self._ryuukyoku("sanchahou")
+        results = dict(self.claim_results)
+        assert self.claim_tile is not None
+        win_tile = self.tile(self.claim_tile)
+        self.riichi_decl = None  # R14: a declaration tile that is ronned puts no stick down
+        wins = []
+        for i, s in enumerate(seats):
+            first = i == 0
+            wins.append(
+                self._settle(
+                    s,
+                    src,
+                    win_tile,
+                    results[s],
+                    self.honba if first else 0,
+                    self.riichi_sticks if first else 0,
+                )
+            )
+        return self._agari(wins)
+
+    def _agari(self, wins: list[WinRecord]) -> list[Event]:
+        self._clear_claims()
+        self.step = Step.END
+        self.phase = "round_end"
+        total = list(self.round_deltas)
+        for w in wins:
+            for i in range(4):
+                total[i] += w.deltas[i]
+                self.scores[i] += w.deltas[i]
+        self.riichi_sticks = 0
+        winners = []
+        for w in wins:
+            win_tile = w.win_tile
+            if w.from_seat is None:
+                hand = self.concealed(w.seat)
+            else:
+                win_tile = w.win_tile
+                hand = [*self.concealed(w.seat), win_tile]
+            r = w.result
+            winners.append(
+                {
+                    "seat": w.seat,
+                    "from_seat": w.from_seat,
+                    "hand": _sorted_strs(hand),
+                    "melds": [_meld_json(f.meld) for f in self.melds[w.seat]],
+                    "win_tile": tile_str(win_tile),
+                    "yaku": [{"id": y, "han": h} for y, h in r.yaku],
+                    "yakuman": [{"id": y, "multiplier": m} for y, m in r.yakuman],
+                    "han": r.han,
+                    "fu": r.fu,
+                    "limit": r.limit,
+                    "dora": r.dora,
+                    "aka": r.aka,
+                    "ura": r.ura,
+                    "points": sum(r.payments.values())
+                    if w.from_seat is not None
+                    else _tsumo_points(r, w.seat == self.dealer),
+                    "payments": dict(r.payments),
+                    "pao": w.pao,
+                    "deltas": list(w.deltas),
+                }
+            )
+        any_riichi = any(self.riichi[w.seat] for w in wins)
+        data = {
+            "winners": winners,
+            "dora_indicators": [tile_str(t) for t in self.dora_indicators()],
+            "ura_indicators": [tile_str(t) for t in self.ura_indicators()] if any_riichi else [],
+            "deltas": total,
+            "scores": list(self.scores),
+            "honba": self.honba,
+            "riichi_sticks": 0,
+        }
+        dealer_won = any(w.seat == self.dealer for w in wins)
+        self._record("agari", None, tuple(wins), (), total, dealer_won, dealer_won, data)
+        return [Event("agari", data)]
+
+    def _record(
+        self,
+        kind_: str,
+        reason: str | None,
+        wins: tuple[WinRecord, ...],
+        tenpai: tuple[int, ...],
+        deltas: list[int],
+        renchan: bool,
+        merit: bool,
+        data: dict[str, Any],
+    ) -> None:
+        rr = RoundResult(
+            self.round_wind,
+            self.kyoku,
+            self.round_start_honba,
+            self.round_start_sticks,
+            kind_,
+            reason,
+            wins,
+            tenpai,
+            tuple(deltas),
+            tuple(self.scores),
+            renchan,
+            merit,
+            data,
+        )
+        self.round_results.append(rr)
+        self.last_result = rr
+
+    def _ryuukyoku(
+        self,
+        reason: str,
+        *,
+        hands: dict[str, list[str]] | None = None,
+        tenpai: tuple[int, ...] = (),
+        nagashi: tuple[int, ...] = (),
+        pay: list[int] | None = None,
+        renchan: bool = True,
+        merit: bool = False,
+    ) -> list[Event]:
+        self._clear_claims()
+        self.step = Step.END
+        self.phase = "round_end"
+        pay = pay or [0, 0, 0, 0]
+        total = [self.round_deltas[i] + pay[i] for i in range(4)]
+        for i in range(4):
+            self.scores[i] += pay[i]
+        data = {
+            "reason": reason,
+            "tenpai": list(tenpai),
+            "hands": hands or {},
+            "nagashi": list(nagashi),
+            "deltas": total,
+            "scores": list(self.scores),
+            "honba": self.honba + 1,
+            "riichi_sticks": self.riichi_sticks,
+        }
+        self._record("ryuukyoku", reason, (), tenpai, total, renchan, merit, data)
+        return [Event("ryuukyoku", data)]
+
+    def is_tenpai_at_draw(self, s: int) -> bool:
+        """Tenpai for the exhaustive draw: a wait the seat does not hold all four of (karaten)."""
+        held = self.counts(s)
+        for f in self.melds[s]:
+            for t in f.ids:
+                held[t >> 2] += 1
+        return any(held[k] < 4 for k in self.waits[s])
+
+    def _exhaustive(self) -> list[Event]:
+        tenpai = tuple(s for s in range(4) if self.is_tenpai_at_draw(s))
+        hands = {str(s): _sorted_strs(self.concealed(s)) for s in tenpai}
+        dealer_tenpai = self.dealer in tenpai
+        nagashi: tuple[int, ...] = ()
+        if self.rules.nagashi_mangan:
+            nagashi = tuple(
+                s
+                for s in range(4)
+                if self.rivers[s]
+                and all((r.tid >> 2) in YAOCHU and not r.called for r in self.rivers[s])
+            )
+        pay = [0, 0, 0, 0]
+        if nagashi:
+            # R17: a mangan tsumo per nagashi seat, no honba, no tenpai payments (Tenhou)
+            for s in nagashi:
+                for o in range(4):
+                    if o == s:
+                        continue
+                    p = 4000 if (s == self.dealer or o == self.dealer) else 2000
+                    pay[o] -= p
+                    pay[s] += p
+            return self._ryuukyoku(
+                "nagashi_mangan",
+                hands=hands,
+                tenpai=tenpai,
+                nagashi=nagashi,
+                pay=pay,
+                renchan=dealer_tenpai,
+                merit=dealer_tenpai,
+            )
+        n = len(tenpai)
+        if 0 < n < 4:
+            for s in range(4):
+                pay[s] = 3000 // n if s in tenpai else -3000 // (4 - n)
+        return self._ryuukyoku(
+            "exhaustive",
+            hands=hands,
+            tenpai=tenpai,
+            pay=pay,
+            renchan=dealer_tenpai,
+            merit=dealer_tenpai,
+        )
+
+    # --- between rounds (R19, R25, R26) ----------------------------------------
+
+    def next_round(self) -> list[Event]:
+        if self.phase != "round_end" or self.last_result is None:
+            raise IllegalAction(f"next_round needs phase round_end, not {self.phase}")
+        self._legal = {}
+        self.log.append(None)
+        rr = self.last_result
+        renchan = rr.renchan
+        # R19: a non-dealer win resets the honba; a dealer win or any draw adds one
+        honba = 0 if rr.kind == "agari" and not renchan else self.honba + 1
+        last_wind = 0 if self.rules.length == "tonpuu" else 1
+        if renchan:
+            nxt = (self.round_wind, self.kyoku)
+        else:
+            nxt = (self.round_wind + (self.kyoku + 1) // 4, (self.kyoku + 1) % 4)
+        over = self._game_over(rr, nxt, last_wind)
+        if over:
+            return [
+                Event("round_end", {"scores": list(self.scores), "next": None}),
+                *self._end_game(),
+            ]
+        self.round_wind, self.kyoku = nxt
+        self.dealer = (self.first_dealer + self.kyoku) % 4
+        self.honba = honba
+        self.round_index += 1
+        events = [
+            Event(
+                "round_end",
+                {
+                    "scores": list(self.scores),
+                    "next": {
+                        "round_wind": WIND_NAMES[self.round_wind],
+                        "kyoku": self.kyoku + 1,
+                        "honba": self.honba,
+                        "dealer": self.dealer,
+                    },
+                },
+            )
+        ]
+        return events + self._start_round(None)
+
+    def ranking(self) -> list[int]:
+        """Seats from first to fourth; ties go to the seat nearer the first dealer (R26)."""
+        return sorted(range(4), key=lambda s: (-self.scores[s], (s - self.first_dealer) % 4))
+
+    def _game_over(self, rr: RoundResult, nxt: tuple[int, int], last_wind: int) -> bool:
+        if self.rules.tobi and any(p < 0 for p in self.scores):
+            return True
+        reached = max(self.scores) >= self.rules.return_points
+        all_last = (self.round_wind, self.kyoku) >= (last_wind, 3)
+        if not all_last:
+            return False
+        if self.round_wind > last_wind and reached:
+            return True  # the extension ends as soon as someone reaches the return points
+        if rr.renchan:
+            # R25 agari-yame / tenpai-yame: the dealer kept the deal by merit and is top
+            return (
+                self.rules.agari_yame
+                and rr.dealer_merit
+                and self.ranking()[0] == self.dealer
+                and self.scores[self.dealer] >= self.rules.return_points
+            )
+        if nxt[0] > last_wind + 1 or not self.rules.west_extension:
+            return True
+        return reached
+
+    def _end_game(self) -> list[Event]:
+        self.phase = "game_end"
+        self.step = Step.END
+        order = self.ranking()
+        sticks = self.riichi_sticks
+        if sticks and self.rules.leftover_sticks_to_first:
+            self.scores[order[0]] += 1000 * sticks
+            self.riichi_sticks = 0
+        oka = (self.rules.return_points - self.rules.start_points) * 4
+        final = []
+        for rank, s in enumerate(order):
+            pts = self.scores[s]
+            score = (pts - self.rules.return_points + (oka if rank == 0 else 0)) / 1000
+            score += self.rules.uma[rank]
+            final.append({"seat": s, "points": pts, "rank": rank + 1, "score": round(score, 1)})
+        final.sort(key=lambda d: d["seat"])
+        self.final = final
+        return [
+            Event(
+                "game_end",
+                {
+                    "final": final,
+                    "scores": list(self.scores),
+                    "riichi_sticks_to_first": sticks if self.rules.leftover_sticks_to_first else 0,
+                    "seed": self.seed.hex(),
+                },
+            )
+        ]
+
+
+def _tsumo_points(r: WinResult, dealer: bool) -> int:
+    if dealer:
+        return 3 * r.payments.get("tsumo_nondealer", 0)
+    return r.payments.get("tsumo_dealer", 0) + 2 * r.payments.get("tsumo_nondealer", 0)
+
+
+def _variants(by_tile: dict[Tile, list[TileId]], want: list[Kind]) -> list[tuple[Tile, ...]]:
+    """Distinct choices of own tiles (red five or plain) for the kinds in ``want``."""
+    choices: set[tuple[Tile, ...]] = set()
+
+    def rec(i: int, acc: list[Tile], used: dict[Tile, int]) -> None:
+        if i == len(want):
+            choices.add(tuple(sorted(acc, key=sort_key)))
+            return
+        for t, ids in by_tile.items():
+            if kind(t) == want[i] and used.get(t, 0) < len(ids):
+                used[t] = used.get(t, 0) + 1
+                acc.append(t)
+                rec(i + 1, acc, used)
+                acc.pop()
+                used[t] -= 1
+
+    rec(0, [], {})
+    return sorted(choices, key=lambda p: [sort_key(t) for t in p])
+
+
+# --- the functional API of docs/engine.md -----------------------------------
 
 
 def new_game(rules: RuleSet, seed: bytes, first_dealer: int = 0) -> GameState:
-    raise NotImplementedError
+    """A hanchan with round 1 dealt; ``start_events`` holds its opening events."""
+    st = GameState(rules, seed, first_dealer)
+    st.total_points = sum(st.scores)
+    start = Event(
+        "game_start",
+        {"rules": rules.to_dict(), "first_dealer": first_dealer, "scores": list(st.scores)},
+    )
+    st.start_events = [start, *st._start_round(None)]
+    return st
 
 
 def legal_actions(state: GameState, seat: int) -> list[Action]:
-    raise NotImplementedError
+    """Exactly what ``seat`` may do now (a fresh list; empty if nothing to decide)."""
+    return list(state.legal(seat))
 
 
 def waiting_on(state: GameState) -> frozenset[int]:
-    raise NotImplementedError
+    """Seats whose decision the state awaits now."""
+    if state.phase != "play":
+        return frozenset()
+    return frozenset(s for s in range(4) if state.legal(s))
 
 
 def apply(state: GameState, action: Action) -> list[Event]:
-    raise NotImplementedError
+    """Validate and apply one action; IllegalAction (state unchanged) if not legal now."""
+    return state.apply(action)
 
 
 def next_round(state: GameState) -> list[Event]:
-    raise NotImplementedError
-
-
-def view(state: GameState, seat: int | None) -> dict[str, Any]:
-    raise NotImplementedError
-
-
-def check_invariants(state: GameState) -> None:
-    raise NotImplementedError
+    """In phase round_end: start the next round, or end the game (R19, R25, R26)."""
+    return state.next_round()
 
 
 def replay(
     rules: RuleSet, seed: bytes, log: Sequence[Action | None], first_dealer: int = 0
 ) -> GameState:
-    raise NotImplementedError
+    """Rebuild a game from its seed and ``state.log`` (R6)."""
+    st = new_game(rules, seed, first_dealer)
+    for a in log:
+        if a is None:
+            st.next_round()
+        else:
+            st.apply(a)
+    return st
+
+
+from server.engine.invariants import check_invariants  # noqa: E402
+from server.engine.view import view  # noqa: E402
+
+__all__ = [
+    "Action",
+    "Event",
+    "GameState",
+    "IllegalAction",
+    "RoundResult",
+    "Wall",
+    "WinRecord",
+    "apply",
+    "check_invariants",
+    "legal_actions",
+    "new_game",
+    "next_round",
+    "replay",
+    "view",
+    "waiting_on",
+]

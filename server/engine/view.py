@@ -1,0 +1,117 @@
+"""What one seat (or a spectator) may see of a game: never another seat's concealed tiles."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from server.engine.scoring import ScoreError, score_hand
+from server.engine.shanten import shanten
+from server.engine.tiles import NUM_KINDS, sort_key, tile_str
+
+if TYPE_CHECKING:
+    from server.engine.game import GameState
+
+WIND_NAMES = "ESWN"
+
+
+def view(state: GameState, seat: int | None) -> dict[str, Any]:
+    """A JSON-able view for ``seat`` (None = spectator); shape in docs/engine.md."""
+    if seat is not None and seat not in range(4):
+        raise ValueError("seat must be 0..3 or None")
+    playing = state.phase == "play"
+    last = None
+    if playing and state.claim_from is not None and state.claim_tile is not None:
+        last = {"seat": state.claim_from, "tile": tile_str(state.tile(state.claim_tile))}
+    players = []
+    for s in range(4):
+        own = s == seat
+        drawn = state.drawn[s]
+        hand = None
+        if own:
+            hand = [
+                tile_str(t)
+                for t in sorted((state.tile(x) for x in state.hands[s] if x != drawn), key=sort_key)
+            ]
+        players.append(
+            {
+                "seat": s,
+                "wind": WIND_NAMES[(s - state.dealer) % 4],
+                "score": state.scores[s],
+                "riichi": state.riichi[s],
+                "hand": hand,
+                "drawn": tile_str(state.tile(drawn)) if own and drawn is not None else None,
+                "hand_count": len(state.hands[s]),
+                "melds": [
+                    {
+                        "type": f.meld.type.value,
+                        "tiles": [tile_str(t) for t in f.meld.tiles],
+                        "called": tile_str(f.meld.called) if f.meld.called is not None else None,
+                        "from_seat": f.meld.from_seat,
+                    }
+                    for f in state.melds[s]
+                ],
+                "river": [
+                    {
+                        "tile": tile_str(r.tile),
+                        "tsumogiri": r.tsumogiri,
+                        "riichi": r.riichi,
+                        "called": r.called,
+                    }
+                    for r in state.rivers[s]
+                ],
+            }
+        )
+    out: dict[str, Any] = {
+        "seat": seat,
+        "phase": state.phase,
+        "rules": state.rules.name,
+        "round": {
+            "wind": WIND_NAMES[state.round_wind],
+            "kyoku": state.kyoku + 1,
+            "honba": state.honba,
+            "riichi_sticks": state.riichi_sticks,
+            "dealer": state.dealer,
+            "dice": list(state.wall.dice),
+        },
+        "scores": list(state.scores),
+        "dora_indicators": [tile_str(t) for t in state.dora_indicators()],
+        "wall_left": state.live_left(),
+        "turn": state.turn,
+        "waiting_on": sorted(s for s in range(4) if playing and state.legal(s)),
+        "last_discard": last,
+        "players": players,
+        "legal_actions": [a.to_json() for a in state.legal(seat)] if seat is not None else [],
+        "help": _help(state, seat) if seat is not None and playing else None,
+        "result": state.last_result.event
+        if state.phase == "round_end" and state.last_result
+        else None,
+        "final": state.final,
+    }
+    return out
+
+
+def _help(state: GameState, seat: int) -> dict[str, Any]:
+    c = state.counts(seat)
+    out: dict[str, Any] = {"shanten": shanten(c), "waits": [], "furiten": state.furiten(seat)}
+    if sum(c) % 3 != 1 or out["shanten"] != 0:
+        return out
+    visible = list(c)
+    for s in range(4):
+        for f in state.melds[s]:
+            for t in f.ids:
+                visible[t >> 2] += 1
+        for r in state.rivers[s]:
+            if not r.called:
+                visible[r.tid >> 2] += 1
+    for t in state.dora_indicators():
+        visible[t if t < NUM_KINDS else 4 + 9 * (t - NUM_KINDS)] += 1
+    melds = [f.meld for f in state.melds[seat]]
+    for k in state.waits[seat]:
+        ctx = state._ctx(seat, k, False)
+        try:
+            score_hand([*state.concealed(seat), k], melds, ctx, state.rules)
+            has_yaku = True
+        except ScoreError:
+            has_yaku = False
+        out["waits"].append({"tile": tile_str(k), "left": max(0, 4 - visible[k]), "yaku": has_yaku})
+    return out
