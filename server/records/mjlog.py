@@ -343,6 +343,11 @@ class _Parser:
         fu, points, limit_code = self.ints(el, "ten", 3)
         if limit_code not in _LIMITS:
             raise self.err(el, f"ten limit {limit_code} is not 0..5")
+        deltas = self.deltas(el)
+        if deltas[who] <= 0 or (from_who != who and deltas[from_who] >= 0):
+            raise self.err(
+                el, f"who={who} fromWho={from_who} but sc deltas {list(deltas)} do not match"
+            )
         yaku: list[tuple[str, int]] = []
         yakuman: list[tuple[str, int]] = []
         extra = {"dora": 0, "ura": 0, "aka": 0}
@@ -372,7 +377,7 @@ class _Parser:
                 who=who,
                 from_who=from_who,
                 pao=pao,
-                deltas=self.deltas(el),
+                deltas=deltas,
                 yaku=tuple(yaku),
                 yakuman=tuple(yakuman),
                 han=han,

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -130,6 +131,8 @@ def _game(doc: Any, source: str) -> LoggedGame:
         raise _fail(source, f"three-player rules {disp!r} are not supported")
     red_flag = any(rule.get(k) for k in ("aka", "aka51", "aka52", "aka53"))
     red_seen = re.search(r"\b5[123]\b", json.dumps(log)) is not None
+    if red_flag and not red_seen and _four_plain_fives(log):
+        red_flag = False  # a hand-made log that sets "aka" but uses four plain fives
     length = "tonpuu" if ("東" in disp or "East" in disp) else "hanchan"
     names_raw = doc.get("name", ["", "", "", ""])
     if not isinstance(names_raw, list) or len(names_raw) != 4:
@@ -154,6 +157,22 @@ def _game(doc: Any, source: str) -> LoggedGame:
         rounds=rounds,
         final_scores=final,
     )
+
+
+def _four_plain_fives(log: list[Any]) -> bool:
+    """Whether some round shows all four copies of a plain five (impossible with red fives)."""
+    for rd in log:
+        if not isinstance(rd, list) or len(rd) != 17:
+            continue
+        seen: Counter[int] = Counter()
+        for p in range(4):
+            for f in (4, 5):
+                part = rd[f + 3 * p]
+                if isinstance(part, list):
+                    seen.update(c for c in part if type(c) is int)
+        if any(seen[c] >= 4 for c in (15, 25, 35)):
+            return True
+    return False
 
 
 def tile_of_code(code: Any, where: str) -> Tile:
@@ -426,6 +445,12 @@ def _win(deltas_raw: Any, info: Any, dealer: int, where: str) -> LoggedWin:
     who, from_who, pao = _ints(info[:3], 3, f"{where} [who, from, pao]")
     if not all(0 <= x <= 3 for x in (who, from_who, pao)):
         raise _fail(where, "who, from and pao must be seats 0..3")
+    if deltas[who] <= 0 or (from_who != who and deltas[from_who] >= 0):
+        raise _fail(
+            where,
+            f"details say seat {who} won from seat {from_who}, but the deltas {list(deltas)} "
+            "do not pay that seat from that seat",
+        )
     base = LoggedWin(who, from_who, None if pao == who else pao, deltas)
     if len(info) == 3:
         return base  # some exporters leave out the score details
