@@ -7,6 +7,7 @@ the last 14 are the dead wall (see docs/engine.md for every position).
 from __future__ import annotations
 
 import hashlib
+import secrets
 from collections.abc import Sequence
 
 from server.engine.tiles import Tile, TileId, is_red, parse_tiles, tile_of_id
@@ -24,6 +25,31 @@ def deal_positions(rel: int) -> list[int]:
     """Wall positions of the 13 starting tiles of the seat ``rel`` places after the dealer (R3)."""
     out = [16 * r + 4 * rel + i for r in range(3) for i in range(4)]
     out.append(48 + rel)
+    return out
+
+
+def new_seed() -> bytes:
+    """A fresh game seed from the operating system's secure source (R6)."""
+    return secrets.token_bytes(32)
+
+
+def stack_order(dealer: int, dice_sum: int) -> list[int]:
+    """Physical stacks in drawing order from the break (R2).
+
+    Stack ``17 * w + i`` is the ``i``-th stack (0-based) from the right end of the
+    wall in front of seat ``w``. Going from a wall's right end to its left end runs
+    clockwise, and the next wall clockwise stands in front of the previous seat.
+    The dice sum counted counter-clockwise from the dealer (dealer = 1) picks the
+    wall; ``dice_sum`` stacks from its right end are skipped.
+    """
+    w = (dealer + dice_sum - 1) % 4
+    i = dice_sum
+    out = []
+    for _ in range(68):
+        if i == STACKS_PER_WALL:
+            w, i = (w - 1) % 4, 0
+        out.append(STACKS_PER_WALL * w + i)
+        i += 1
     return out
 
 
@@ -88,28 +114,17 @@ class Wall:
         for i in range(NUM_TILES - 1, 0, -1):  # Fisher-Yates
             j = rng.below(i + 1)
             ids[i], ids[j] = ids[j], ids[i]
-        # ids[2*k], ids[2*k+1] are the top and bottom tile of physical stack k; stacks
-        # 17*w .. 17*w+16 form the wall in front of seat w, numbered from its right end.
-        # Going from a wall's right end to its left end runs clockwise, and the next
-        # wall clockwise stands in front of the previous seat (w - 1).
-        total = dice[0] + dice[1]
-        wall = (dealer + total - 1) % 4  # counted counter-clockwise, dealer = 1
         order: list[TileId] = []
-        w, s = wall, total  # skip `total` stacks, start at the next one
-        for _ in range(68):
-            if s == STACKS_PER_WALL:
-                w, s = (w - 1) % 4, 0
-            k = 17 * w + s
-            order.append(ids[2 * k])
-            order.append(ids[2 * k + 1])
-            s += 1
+        for k in stack_order(dealer, dice[0] + dice[1]):
+            order.append(ids[2 * k])  # top
+            order.append(ids[2 * k + 1])  # bottom
         return cls(order, dice, red_fives)
 
     @classmethod
     def build(
         cls,
         hands: Sequence[Sequence[Tile | str] | str | None] = (),
-        draws: Sequence[Tile | str] | str = (),
+        draws: Sequence[Tile | str | None] | str = (),
         rinshan: Sequence[Tile | str] | str = (),
         dora: Sequence[Tile | str] | str = (),
         ura: Sequence[Tile | str] | str = (),
@@ -120,7 +135,7 @@ class Wall:
         """A wall with known tiles in place; every other position gets the unused ids.
 
         ``hands`` are seat-indexed; ``draws`` are the live draws in global order from
-        the dealer's first draw; ``rinshan`` and ``dora``/``ura`` in reveal order.
+        the dealer's first draw (None = any tile); ``rinshan`` and ``dora``/``ura`` in reveal order.
         """
         pool: dict[Tile, list[TileId]] = {}
         for tid in range(NUM_TILES - 1, -1, -1):  # reversed so pop() gives the lowest id
@@ -148,11 +163,14 @@ class Wall:
                 raise ValueError(f"hand of seat {seat} has more than 13 tiles")
             for pos, t in zip(deal_positions((seat - dealer) % 4), ts, strict=False):
                 take(pos, t)
-        ds = _tiles(draws)
+        ds: list[Tile | str | None] = (
+            list(parse_tiles(draws)) if isinstance(draws, str) else list(draws)
+        )
         if len(ds) > DEAD_START - FIRST_DRAW:
             raise ValueError("more draws than the live wall holds")
-        for i, t in enumerate(ds):
-            take(FIRST_DRAW + i, t)
+        for i, d in enumerate(ds):
+            if d is not None:  # None: any unused tile
+                take(FIRST_DRAW + i, d)
         for seq, positions, name in (
             (rinshan, RINSHAN_POS, "rinshan"),
             (dora, DORA_POS, "dora"),

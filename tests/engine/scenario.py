@@ -1,0 +1,98 @@
+"""Helpers for state-machine scenario tests: build a round from known tiles, act by strings."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from server.engine.actions import Action, ActionType, Event
+from server.engine.game import GameState, check_invariants, legal_actions
+from server.engine.rules import RuleSet, preset
+from server.engine.tiles import parse_tile
+from server.engine.wall import Wall
+
+PLAIN = preset("standard").with_overrides(red_fives=0)
+
+
+def game(
+    hands: Sequence[str | None],
+    draws: str | Sequence[str] = "",
+    *,
+    rinshan: str = "",
+    dora: str = "",
+    ura: str = "",
+    dealer: int = 0,
+    rules: RuleSet = PLAIN,
+    scores: Sequence[int] | None = None,
+    honba: int = 0,
+    sticks: int = 0,
+    round_wind: int = 0,
+) -> GameState:
+    """A round whose hands and draws (in global order from the dealer's first) are given."""
+    ds = "".join(draws) if not isinstance(draws, str) else draws
+    wall = Wall.build(
+        hands=list(hands),
+        draws=ds,
+        rinshan=rinshan,
+        dora=dora,
+        ura=ura,
+        dealer=dealer,
+        red_fives=rules.red_fives > 0,
+    )
+    st = GameState.at_round(
+        rules,
+        round_wind=round_wind,
+        dealer=dealer,
+        honba=honba,
+        riichi_sticks=sticks,
+        scores=scores,
+        wall=wall,
+    )
+    check_invariants(st)
+    return st
+
+
+def action(seat: int, type_: str, tile: str | None = None, tiles: str = "") -> Action:
+    from server.engine.tiles import parse_tiles
+
+    return Action(
+        ActionType(type_),
+        seat,
+        parse_tile(tile) if tile is not None else None,
+        tuple(parse_tiles(tiles)) if tiles else (),
+    )
+
+
+def act(
+    st: GameState, seat: int, type_: str, tile: str | None = None, tiles: str = ""
+) -> list[Event]:
+    """Apply one action (it must be legal) and check the invariants afterwards."""
+    evs = st.apply(action(seat, type_, tile, tiles))
+    check_invariants(st)
+    return evs
+
+
+def types(st: GameState, seat: int) -> set[str]:
+    return {a.type.value for a in legal_actions(st, seat)}
+
+
+def discard_cycle(st: GameState, tiles: Sequence[str]) -> list[Event]:
+    """Each seat in turn discards the given tile (everyone else passes any call)."""
+    out: list[Event] = []
+    for t in tiles:
+        s = st.turn
+        out += act(st, s, "discard", t)
+        out += pass_all(st)
+    return out
+
+
+def pass_all(st: GameState) -> list[Event]:
+    """Every seat with an open claim passes."""
+    out: list[Event] = []
+    for s in range(4):
+        if st.phase == "play" and {a.type for a in legal_actions(st, s)} & {ActionType.PASS}:
+            out += act(st, s, "pass")
+    return out
+
+
+def ev(events: Sequence[Event], type_: str) -> list[Event]:
+    return [e for e in events if e.type == type_]
