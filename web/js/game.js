@@ -158,6 +158,7 @@ export class GameScreen {
       this.root,
       {
         view: this.view,
+        version: this.version,
         players: this.players,
         mySeat: this.mySeat,
         mode: this.mode,

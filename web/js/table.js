@@ -147,9 +147,10 @@ function optionTiles(action, view) {
   }
 }
 
-function buttonEl(label, key, onClick, tiles = []) {
+function buttonEl(label, key, onClick, tiles = [], action = "") {
   const b = el("button", "action-btn");
   b.type = "button";
+  if (action) b.dataset.action = action;
   if (key) b.append(el("kbd", "", key));
   b.append(el("span", "", label));
   for (const tl of tiles) b.append(tileEl(tl, { classes: ["mini"] }));
@@ -163,21 +164,21 @@ function actionBarEl(ctx, h) {
   const buttons = [];
   if (ctx.mode && ctx.mode.kind === "choose") {
     for (const a of ctx.mode.options) {
-      buttons.push([t(`action.${a.type}`), () => h.onAction(a), optionTiles(a, ctx.view)]);
+      buttons.push([t(`action.${a.type}`), () => h.onAction(a), optionTiles(a, ctx.view), `option-${a.type}`]);
     }
-    buttons.push([t("common.cancel"), () => h.onCancel(), []]);
+    buttons.push([t("common.cancel"), () => h.onCancel(), [], "cancel"]);
   } else if (ctx.mode && ctx.mode.kind === "riichi") {
     bar.append(el("span", "hint", t("table.choose_riichi")));
-    buttons.push([t("common.cancel"), () => h.onCancel(), []]);
+    buttons.push([t("common.cancel"), () => h.onCancel(), [], "cancel"]);
   } else if (!ctx.busy) {
     for (const g of groupActions(ctx.view.legal_actions)) {
       const single = g.options.length === 1;
       const tiles = single ? optionTiles(g.options[0], ctx.view) : [];
-      buttons.push([t(`action.${g.type}`), () => h.onGroup(g), g.type === "ankan" || g.type === "kakan" ? tiles : []]);
+      buttons.push([t(`action.${g.type}`), () => h.onGroup(g), g.type === "ankan" || g.type === "kakan" ? tiles : [], g.type]);
     }
   }
-  buttons.forEach(([label, fn, tiles], i) => {
-    const b = buttonEl(label, i < 9 ? String(i + 1) : "", fn, tiles);
+  buttons.forEach(([label, fn, tiles, action], i) => {
+    const b = buttonEl(label, i < 9 ? String(i + 1) : "", fn, tiles, action);
     bar.append(b);
   });
   return bar;
@@ -262,6 +263,9 @@ export function renderTable(root, ctx, h) {
   root.replaceChildren();
   const screen = el("div", "table-screen");
   screen.dataset.phase = view.phase;
+  // Exposed for tests and debugging: which table version this screen shows, from which seat.
+  screen.dataset.version = ctx.version ?? "";
+  screen.dataset.seat = ctx.mySeat ?? "";
   const viewer = ctx.mySeat ?? 0;
 
   const top = el("div", "table-top");

@@ -1,0 +1,191 @@
+"""Driving the client like a person: pages, lobby set-up, and a clicking player.
+
+Everything here goes through the rendered page (clicks and key presses on what a
+person sees); the only non-visual reads are the ``data-*`` attributes the client
+puts on its elements and the WebSocket frames the page receives, which the tests
+use to check the screen against what the server actually sent.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from tests.web.conftest import DESKTOP
+
+# One snapshot of the table as shown: enough to decide what to click.
+_STATE_JS = """() => {
+  const s = document.querySelector('.table-screen');
+  if (!s) return null;
+  const card = document.querySelector('[data-testid=overlay] .overlay-card');
+  return {
+    version: s.dataset.version,
+    phase: s.dataset.phase,
+    seat: s.dataset.seat,
+    overlay: card ? card.dataset.kind : null,
+    actions: [...document.querySelectorAll('.actions .action-btn')].map((b) => b.dataset.action),
+    playable: [...document.querySelectorAll('.hand-tiles .tile.playable')]
+      .map((t) => t.dataset.tile),
+    drawnPlayable: !!document.querySelector('.hand-tiles .tile.drawn.playable'),
+  };
+}"""
+
+
+@dataclass
+class Person:
+    """One browser context (its own cookie jar, so its own guest identity) and page."""
+
+    context: Any
+    page: Any
+    base: str
+    frames: list[dict[str, Any]] = field(default_factory=list)
+    requests: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    def table_frames(self) -> list[dict[str, Any]]:
+        return [f for f in self.frames if f.get("type") in ("welcome", "event", "view")]
+
+
+def open_person(browser: Any, base: str, name: str, viewport: dict[str, int] = DESKTOP) -> Person:
+    context = browser.new_context(viewport=viewport)
+    page = context.new_page()
+    person = Person(context, page, base)
+
+    def on_ws(ws: Any) -> None:
+        def received(payload: str | bytes) -> None:
+            if isinstance(payload, str):
+                person.frames.append(json.loads(payload))
+
+        ws.on("framereceived", received)
+
+    page.on("websocket", on_ws)
+    page.on("request", lambda r: person.requests.append(r.url))
+    page.on("pageerror", lambda e: person.errors.append(str(e)))
+    page.goto(base + "/")
+    page.get_by_test_id("name").fill(name)
+    page.get_by_test_id("save-name").click()
+    page.get_by_test_id("create-form").wait_for()
+    return person
+
+
+def create_lobby(page: Any, *, length: str = "tonpuu", timer: bool = False) -> str:
+    """Fill the home page's create form; returns the lobby code."""
+    page.select_option("select[name=length]", length)
+    page.select_option("select[name=timer]", "on" if timer else "off")
+    page.get_by_test_id("create").click()
+    page.get_by_test_id("slots").wait_for()
+    code: str = page.get_by_test_id("lobby-code").inner_text()
+    return code
+
+
+def add_bots(page: Any, slots: list[int]) -> None:
+    for s in slots:
+        page.get_by_test_id(f"add-bot-{s}").click()
+        page.locator(f".slot[data-slot='{s}'].bot").wait_for()
+
+
+def table_state(page: Any) -> dict[str, Any] | None:
+    state: dict[str, Any] | None = page.evaluate(_STATE_JS)
+    return state
+
+
+def wait_version_change(page: Any, version: str, timeout: float = 15000) -> None:
+    page.wait_for_function(
+        """(v) => {
+          const s = document.querySelector('.table-screen');
+          const ov = document.querySelector('[data-testid=overlay]');
+          return (s && s.dataset.version !== v) || !!ov;
+        }""",
+        arg=version,
+        timeout=timeout,
+    )
+
+
+@dataclass
+class Stats:
+    actions: dict[str, int] = field(default_factory=dict)
+    discards: int = 0
+    results: list[str] = field(default_factory=list)
+
+    def count(self, kind: str) -> None:
+        self.actions[kind] = self.actions.get(kind, 0) + 1
+
+
+def step(page: Any, stats: Stats, on_result: Any = None) -> str:
+    """Make this seat's next decision by clicking, if it has one.
+
+    Policy: win when offered (tsumo, ron), declare riichi when offered (then pick
+    the first allowed tile), pass on calls, otherwise discard the drawn tile (or the
+    first allowed tile). Returns what happened: "final", "result", "acted" or "idle".
+    """
+    st = table_state(page)
+    if st is None:
+        return "idle"
+    if st["overlay"] == "final":
+        return "final"
+    if st["overlay"] in ("agari", "ryuukyoku"):
+        if on_result:
+            on_result(page, st["overlay"])
+        stats.results.append(st["overlay"])
+        version = st["version"]
+        page.get_by_test_id("continue").click()
+        # The next round's first view (or the standings) replaces the card.
+        page.wait_for_function(
+            """(v) => {
+              const card = document.querySelector('[data-testid=overlay] .overlay-card');
+              const s = document.querySelector('.table-screen');
+              if (card) return card.dataset.kind === 'final';
+              return !!s && s.dataset.version !== v;
+            }""",
+            arg=version,
+            timeout=20000,
+        )
+        return "result"
+    acts = st["actions"]
+    version = st["version"]
+    for kind in ("tsumo", "ron"):
+        if kind in acts:
+            page.locator(f".action-btn[data-action='{kind}']").click()
+            stats.count(kind)
+            wait_version_change(page, version)
+            return "acted"
+    if "riichi" in acts:
+        page.locator(".action-btn[data-action='riichi']").click()
+        page.locator(".hand-tiles .tile.playable").first.click()
+        stats.count("riichi")
+        wait_version_change(page, version)
+        return "acted"
+    if "pass" in acts:
+        page.locator(".action-btn[data-action='pass']").click()
+        stats.count("pass")
+        wait_version_change(page, version)
+        return "acted"
+    if st["playable"]:
+        if st["drawnPlayable"]:
+            page.locator(".hand-tiles .tile.drawn.playable").click()
+        else:
+            page.locator(".hand-tiles .tile.playable").first.click()
+        stats.discards += 1
+        wait_version_change(page, version)
+        return "acted"
+    return "idle"
+
+
+def play_until(
+    pages: list[Any], stop: Any, stats: Stats, deadline_s: float = 240, on_result: Any = None
+) -> None:
+    """Step every page in turn until stop() is true; fails after deadline_s seconds."""
+    end = time.monotonic() + deadline_s
+    while not stop():
+        if time.monotonic() > end:
+            raise AssertionError(f"game did not reach the goal in {deadline_s}s: {stats}")
+        moved = False
+        for p in pages:
+            if stop():
+                return
+            r = step(p, stats, on_result)
+            moved = moved or r != "idle"
+        if not moved:
+            time.sleep(0.03)
