@@ -1,0 +1,75 @@
+"""The FastAPI application: HTTP routes, WebSocket gateway, static web client."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
+
+from server.api import games, lobbies, players, ws
+from server.api.context import ServerContext
+from server.api.hub import LobbyHub
+from server.api.ratelimit import WindowLimiter
+from server.db import games as game_queries
+from server.db.recorder import Recorder
+from server.db.session import Database
+from server.settings import Settings, get_settings
+from server.tables.manager import TableManager
+from server.tables.table import BotFactory, TableConfig
+
+log = logging.getLogger(__name__)
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def create_app(settings: Settings | None = None, bot_factory: BotFactory | None = None) -> FastAPI:
+    """The app; the database must already be migrated (``jantaku serve`` does it)."""
+    settings = settings or get_settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        db = Database(settings.sqlalchemy_url)
+        aborted = await asyncio.to_thread(db.run, game_queries.abort_live_games)
+        if aborted:
+            log.warning("marked %d games of a previous run as aborted", aborted)
+        recorder = Recorder(db)
+        recorder.start()
+        config = TableConfig(
+            disconnect_grace=settings.disconnect_grace_seconds,
+            round_end_pause=settings.round_end_pause_seconds,
+            bot_delay=settings.bot_delay_seconds,
+            replay_buffer=settings.replay_buffer_events,
+        )
+        tables = TableManager(config, recorder, bot_factory)
+        app.state.ctx = ServerContext(
+            settings=settings,
+            db=db,
+            tables=tables,
+            recorder=recorder,
+            hub=LobbyHub(),
+            join_limiter=WindowLimiter(settings.join_rate_per_minute, 60.0),
+        )
+        try:
+            yield
+        finally:
+            await tables.shutdown()
+            await recorder.close()
+            db.dispose()
+
+    app = FastAPI(title="Jantaku", version="0.1.0", lifespan=lifespan)
+    app.include_router(players.router)
+    app.include_router(lobbies.router)
+    app.include_router(games.router)
+    app.include_router(ws.router)
+    web = Path(settings.web_dir)
+    if not web.is_absolute():
+        web = ROOT / web
+    if web.is_dir():
+        # Mounted last so that /api and /ws routes take precedence.
+        app.mount("/", StaticFiles(directory=web, html=True), name="web")
+    return app

@@ -1,0 +1,76 @@
+"""Per-app runtime objects (database, tables, hubs) and FastAPI dependencies."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Annotated, Any, TypeVar
+
+from fastapi import Depends, HTTPException, Request
+from sqlalchemy.orm import Session
+
+from server.api.auth import COOKIE_NAME, bearer_token, token_hash
+from server.api.hub import LobbyHub
+from server.api.ratelimit import WindowLimiter
+from server.db import lobbies
+from server.db.models import Player
+from server.db.recorder import Recorder
+from server.db.session import Database
+from server.settings import Settings
+from server.tables.manager import TableManager
+
+T = TypeVar("T")
+
+
+@dataclass
+class ServerContext:
+    settings: Settings
+    db: Database
+    tables: TableManager
+    recorder: Recorder
+    hub: LobbyHub
+    join_limiter: WindowLimiter
+    # Lobby changes are rare: one lock keeps them simple and SQLite-friendly.
+    lobby_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    async def run_db(self, fn: Callable[[Session], T]) -> T:
+        """Run ``fn`` in a worker thread inside one committed transaction."""
+        return await asyncio.to_thread(self.db.run, fn)
+
+
+def api_error(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> Any:
+    return HTTPException(status, {"code": code, "message": message}, headers=headers)
+
+
+def get_ctx(request: Request) -> ServerContext:
+    ctx: ServerContext = request.app.state.ctx
+    return ctx
+
+
+Ctx = Annotated[ServerContext, Depends(get_ctx)]
+
+
+def request_token(request: Request) -> str | None:
+    return bearer_token(request.headers.get("authorization")) or request.cookies.get(COOKIE_NAME)
+
+
+async def lookup_player(ctx: ServerContext, token: str | None) -> Player | None:
+    if not token or len(token) > 200:
+        return None
+    h = token_hash(ctx.settings.secret, token)
+    return await ctx.run_db(lambda s: lobbies.player_by_token_hash(s, h))
+
+
+async def current_player(request: Request, ctx: Ctx) -> Player:
+    player = await lookup_player(ctx, request_token(request))
+    if player is None:
+        raise api_error(401, "auth_required", "sign in as a guest first (POST /api/guest)")
+    return player
+
+
+CurrentPlayer = Annotated[Player, Depends(current_player)]
+
+
+def client_address(request: Request) -> str:
+    return request.client.host if request.client else "unknown"

@@ -1,0 +1,29 @@
+"""Pushes lobby changes to every WebSocket listening on that lobby."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+Sender = Callable[[str], None]
+
+
+class LobbyHub:
+    def __init__(self) -> None:
+        self.listeners: dict[str, set[Sender]] = {}
+
+    def subscribe(self, code: str, send: Sender) -> None:
+        self.listeners.setdefault(code, set()).add(send)
+
+    def unsubscribe(self, code: str, send: Sender) -> None:
+        subs = self.listeners.get(code)
+        if subs is not None:
+            subs.discard(send)
+            if not subs:
+                del self.listeners[code]
+
+    def publish(self, code: str, lobby: dict[str, Any]) -> None:
+        frame = json.dumps({"type": "lobby", "lobby": lobby})
+        for send in list(self.listeners.get(code, ())):
+            send(frame)

@@ -1,0 +1,167 @@
+"""Lobby routes: create, join by code, seats, bots, ready, start. Changes are pushed live."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from fastapi import APIRouter, Request
+from sqlalchemy.orm import Session
+
+from server.api.context import Ctx, CurrentPlayer, ServerContext, api_error, client_address
+from server.api.schemas import BotBody, JoinBody, LobbyCreate, LobbyUpdate, ReadyBody, SeatBody
+from server.db import lobbies
+from server.db.lobbies import LobbyError
+from server.db.models import Lobby, Player
+from server.engine.rules import RulesError, resolve
+from server.tables.table import SeatSpec
+
+router = APIRouter(prefix="/api/lobbies", tags=["lobbies"])
+
+STATUS = {
+    "not_found": 404,
+    "not_host": 403,
+    "not_member": 403,
+    "lobby_full": 409,
+    "slot_taken": 409,
+    "already_member": 409,
+    "not_open": 409,
+    "not_ready": 409,
+    "bad_input": 422,
+    "bad_rules": 422,
+}
+
+
+def validated_rules(spec: str | dict[str, Any]) -> dict[str, Any]:
+    """The full options object of a preset name or ``{"preset": ..., overrides}``."""
+    try:
+        return resolve(spec).to_dict()
+    except (RulesError, TypeError) as exc:
+        raise api_error(422, "bad_rules", str(exc)) from None
+
+
+def _limit(ctx: ServerContext, request: Request) -> None:
+    wait = ctx.join_limiter.hit(client_address(request))
+    if wait is not None:
+        raise api_error(
+            429,
+            "rate_limited",
+            "too many lobby look-ups; try again shortly",
+            headers={"Retry-After": str(int(wait) + 1)},
+        )
+
+
+async def _change(
+    ctx: ServerContext,
+    code: str,
+    fn: Callable[[Session, Lobby], Any],
+) -> dict[str, Any]:
+    """Apply ``fn`` to the lobby in one transaction, then push the new state to listeners."""
+
+    def work(s: Session) -> tuple[dict[str, Any], Any]:
+        lobby = lobbies.get_lobby(s, code)
+        extra = fn(s, lobby)
+        s.flush()
+        s.expire_all()
+        return lobbies.lobby_json(s, lobbies.get_lobby(s, code)), extra
+
+    async with ctx.lobby_lock:
+        try:
+            data, extra = await ctx.run_db(work)
+        except LobbyError as exc:
+            raise api_error(STATUS.get(exc.code, 400), exc.code, str(exc)) from None
+        if isinstance(extra, lobbies.StartedGame):
+            _start_table(ctx, extra)
+        # Published under the lock so that listeners see changes in order.
+        ctx.hub.publish(code, data)
+    return data
+
+
+def _start_table(ctx: ServerContext, g: lobbies.StartedGame) -> None:
+    ctx.tables.start_table(
+        g.game_id,
+        resolve(g.rules),
+        g.seed,
+        g.first_dealer,
+        [SeatSpec(name, pid, bot) for name, pid, bot in g.seats],
+    )
+
+
+@router.post("")
+async def create_lobby(body: LobbyCreate, player: CurrentPlayer, ctx: Ctx) -> dict[str, Any]:
+    """Create a private lobby; the host takes slot 0."""
+    rules = validated_rules(body.rules)
+
+    def work(s: Session) -> dict[str, Any]:
+        host = s.get(Player, player.id)
+        assert host is not None
+        return lobbies.lobby_json(s, lobbies.create_lobby(s, host, rules, body.seat_mode))
+
+    async with ctx.lobby_lock:
+        return await ctx.run_db(work)
+
+
+@router.get("/{code}")
+async def get_lobby(code: str, request: Request, ctx: Ctx) -> dict[str, Any]:
+    _limit(ctx, request)
+
+    def work(s: Session) -> dict[str, Any]:
+        return lobbies.lobby_json(s, lobbies.get_lobby(s, code))
+
+    try:
+        return await ctx.run_db(work)
+    except LobbyError as exc:
+        raise api_error(404, exc.code, str(exc)) from None
+
+
+@router.patch("/{code}")
+async def update_lobby(
+    code: str, body: LobbyUpdate, player: CurrentPlayer, ctx: Ctx
+) -> dict[str, Any]:
+    rules = validated_rules(body.rules) if body.rules is not None else None
+    return await _change(
+        ctx, code, lambda s, lobby: lobbies.update(s, lobby, player, rules, body.seat_mode)
+    )
+
+
+@router.post("/{code}/join")
+async def join_lobby(
+    code: str, body: JoinBody, request: Request, player: CurrentPlayer, ctx: Ctx
+) -> dict[str, Any]:
+    _limit(ctx, request)
+    return await _change(ctx, code, lambda s, lobby: lobbies.join(s, lobby, player, body.slot))
+
+
+@router.post("/{code}/leave")
+async def leave_lobby(code: str, player: CurrentPlayer, ctx: Ctx) -> dict[str, Any]:
+    return await _change(ctx, code, lambda s, lobby: lobbies.leave(s, lobby, player))
+
+
+@router.post("/{code}/seat")
+async def move_seat(code: str, body: SeatBody, player: CurrentPlayer, ctx: Ctx) -> dict[str, Any]:
+    return await _change(ctx, code, lambda s, lobby: lobbies.move(s, lobby, player, body.slot))
+
+
+@router.post("/{code}/bots")
+async def add_bot(code: str, body: BotBody, player: CurrentPlayer, ctx: Ctx) -> dict[str, Any]:
+    return await _change(
+        ctx, code, lambda s, lobby: lobbies.add_bot(s, lobby, player, body.level, body.slot)
+    )
+
+
+@router.delete("/{code}/bots/{slot}")
+async def remove_bot(code: str, slot: int, player: CurrentPlayer, ctx: Ctx) -> dict[str, Any]:
+    return await _change(ctx, code, lambda s, lobby: lobbies.remove_bot(s, lobby, player, slot))
+
+
+@router.post("/{code}/ready")
+async def set_ready(code: str, body: ReadyBody, player: CurrentPlayer, ctx: Ctx) -> dict[str, Any]:
+    return await _change(
+        ctx, code, lambda s, lobby: lobbies.set_ready(s, lobby, player, body.ready)
+    )
+
+
+@router.post("/{code}/start")
+async def start_game(code: str, player: CurrentPlayer, ctx: Ctx) -> dict[str, Any]:
+    """Seat everyone, roll for the first dealer and open the table."""
+    return await _change(ctx, code, lambda s, lobby: lobbies.start(s, lobby, player))

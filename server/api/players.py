@@ -1,0 +1,54 @@
+"""Guest identity routes."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Response
+from sqlalchemy.orm import Session
+
+from server.api.auth import COOKIE_NAME, new_token, token_hash
+from server.api.context import Ctx, CurrentPlayer
+from server.api.schemas import GuestCreate, GuestCreated, PlayerPublic
+from server.db import lobbies
+from server.db.models import Player
+
+router = APIRouter(prefix="/api", tags=["players"])
+
+COOKIE_MAX_AGE = 365 * 24 * 3600
+
+
+@router.post("/guest", response_model=GuestCreated)
+async def create_guest(body: GuestCreate, response: Response, ctx: Ctx) -> GuestCreated:
+    """Create a guest identity; the token comes back in the body and as an HttpOnly cookie."""
+    token = new_token()
+    h = token_hash(ctx.settings.secret, token)
+    player = await ctx.run_db(lambda s: lobbies.create_player(s, body.name, h))
+    response.set_cookie(
+        COOKIE_NAME,
+        token,
+        max_age=COOKIE_MAX_AGE,
+        httponly=True,
+        samesite="lax",
+        secure=ctx.settings.secure_cookies,
+    )
+    return GuestCreated(player=PlayerPublic(id=player.id, name=player.name), token=token)
+
+
+@router.get("/me", response_model=PlayerPublic)
+async def me(player: CurrentPlayer) -> PlayerPublic:
+    return PlayerPublic(id=player.id, name=player.name)
+
+
+@router.patch("/me", response_model=PlayerPublic)
+async def rename(body: GuestCreate, player: CurrentPlayer, ctx: Ctx) -> PlayerPublic:
+    def _rename(s: Session) -> None:
+        p = s.get(Player, player.id)
+        assert p is not None
+        p.name = body.name
+
+    await ctx.run_db(_rename)
+    return PlayerPublic(id=player.id, name=body.name)
+
+
+@router.post("/logout", status_code=204)
+async def logout(response: Response) -> None:
+    response.delete_cookie(COOKIE_NAME)

@@ -1,0 +1,50 @@
+"""Rate limits: a token bucket per WebSocket connection, a sliding window per address."""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+
+
+class TokenBucket:
+    """``rate`` tokens per second up to ``burst``; each message takes one."""
+
+    __slots__ = ("burst", "rate", "stamp", "tokens")
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = float(burst)
+        self.stamp = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+class WindowLimiter:
+    """At most ``limit`` hits per key in any ``window`` seconds."""
+
+    def __init__(self, limit: int, window: float) -> None:
+        self.limit = limit
+        self.window = window
+        self.hits: dict[str, deque[float]] = {}
+
+    def hit(self, key: str) -> float | None:
+        """Record a hit; None when allowed, else seconds until the next one is allowed."""
+        now = time.monotonic()
+        q = self.hits.setdefault(key, deque())
+        while q and q[0] <= now - self.window:
+            q.popleft()
+        if len(q) >= self.limit:
+            return q[0] + self.window - now
+        q.append(now)
+        # Keep memory bounded when many addresses come and go.
+        if len(self.hits) > 10000:
+            self.hits = {k: v for k, v in self.hits.items() if v and v[-1] > now - self.window}
+        return None

@@ -1,0 +1,282 @@
+"""The WebSocket gateway: validates client frames and forwards them to lobbies and tables.
+
+Each connection has a reader (this coroutine) and a writer task draining an
+outgoing queue, so a table actor can send without awaiting a slow client.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from typing import Any
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from pydantic import ValidationError
+from sqlalchemy.orm import Session
+
+from server.api.auth import COOKIE_NAME, bearer_token
+from server.api.context import ServerContext, lookup_player
+from server.api.ratelimit import TokenBucket
+from server.api.schemas import (
+    LOBBY_MESSAGES,
+    TABLE_MESSAGES,
+    ActionMsg,
+    ContinueMsg,
+    Hello,
+    PingMsg,
+    ResyncMsg,
+    WsMessage,
+)
+from server.db import lobbies
+from server.db.models import Player
+from server.tables.table import ClientAction, Connect, Continue, Disconnect, Resync, error_frame
+
+router = APIRouter(tags=["websocket"])
+
+# A client that stops reading is cut off rather than left to grow memory.
+MAX_QUEUED_FRAMES = 5000
+_CLOSE = object()
+
+
+class WsConn:
+    """One client socket as seen by tables and the lobby hub (``send`` never blocks)."""
+
+    def __init__(self, ws: WebSocket, seat: int | None = None) -> None:
+        self.ws = ws
+        self.seat = seat
+        self.queue: asyncio.Queue[object] = asyncio.Queue()
+        self.closed = False
+        self.close_code = 1000
+        self.writer = asyncio.get_running_loop().create_task(self._write())
+
+    def send(self, text: str) -> None:
+        if self.closed:
+            return
+        if self.queue.qsize() >= MAX_QUEUED_FRAMES:
+            self.close(1008)
+            return
+        self.queue.put_nowait(text)
+
+    def send_json(self, obj: dict[str, Any]) -> None:
+        self.send(json.dumps(obj))
+
+    def close(self, code: int) -> None:
+        if not self.closed:
+            self.closed = True
+            self.close_code = code
+            self.queue.put_nowait(_CLOSE)
+
+    async def _write(self) -> None:
+        try:
+            while True:
+                item = await self.queue.get()
+                if item is _CLOSE:
+                    await self.ws.close(self.close_code)
+                    return
+                assert isinstance(item, str)
+                await self.ws.send_text(item)
+        except Exception:  # the peer went away; the reader notices too
+            self.closed = True
+
+    async def finish(self) -> None:
+        """Flush queued frames (briefly) and stop the writer."""
+        self.close(self.close_code)
+        with contextlib.suppress(Exception, asyncio.TimeoutError):
+            await asyncio.wait_for(asyncio.shield(self.writer), 2.0)
+        self.writer.cancel()
+
+
+class BadFrame(Exception):
+    def __init__(self, code: str, message: str, ref: Any = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.ref = ref
+
+
+def parse_frame(
+    raw: str | bytes | None, registry: dict[str, type[WsMessage]], max_bytes: int
+) -> WsMessage:
+    """A validated client message, or BadFrame with the protocol error code."""
+    if raw is None:
+        raise BadFrame("bad_json", "empty frame")
+    size = len(raw.encode()) if isinstance(raw, str) else len(raw)
+    if size > max_bytes:
+        raise BadFrame("too_large", f"frame of {size} bytes exceeds {max_bytes}")
+    try:
+        obj = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        raise BadFrame("bad_json", "frame is not valid JSON") from None
+    if not isinstance(obj, dict):
+        raise BadFrame("bad_json", "frame must be a JSON object")
+    ref = obj.get("ref") if isinstance(obj.get("ref"), str | int) else None
+    kind = obj.get("type")
+    model = registry.get(kind) if isinstance(kind, str) else None
+    if model is None:
+        raise BadFrame("unknown_type", f"unknown message type {kind!r}", ref)
+    try:
+        return model.model_validate(obj)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc']) or 'message'}: {e['msg']}"
+            for e in exc.errors()[:3]
+        )
+        raise BadFrame("bad_message", problems, ref) from None
+
+
+async def _receive(ws: WebSocket) -> str | bytes | None:
+    msg = await ws.receive()
+    if msg["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(msg.get("code", 1000))
+    text: str | None = msg.get("text")
+    return text if text is not None else msg.get("bytes")
+
+
+class _Session:
+    """Reads frames with the size limit, rate limit and hello handshake shared by both sockets."""
+
+    def __init__(
+        self, ctx: ServerContext, ws: WebSocket, conn: WsConn, registry: dict[str, type[WsMessage]]
+    ) -> None:
+        self.ctx = ctx
+        self.ws = ws
+        self.conn = conn
+        self.registry = registry
+        s = ctx.settings
+        self.bucket = TokenBucket(s.ws_rate_per_second, s.ws_rate_burst)
+
+    async def next_message(self) -> WsMessage:
+        """The next valid message; errors for bad frames are sent here and skipped."""
+        while True:
+            raw = await _receive(self.ws)
+            if not self.bucket.take():
+                self.conn.send(error_frame("rate_limited", "too many messages; slow down"))
+                continue
+            try:
+                msg = parse_frame(raw, self.registry, self.ctx.settings.max_message_bytes)
+            except BadFrame as exc:
+                self.conn.send(error_frame(exc.code, str(exc), exc.ref))
+                continue
+            if isinstance(msg, PingMsg):
+                self.conn.send_json({"type": "pong"})
+                continue
+            return msg
+
+    async def hello(self) -> Hello:
+        while True:
+            msg = await self.next_message()
+            if isinstance(msg, Hello):
+                return msg
+            self.conn.send(error_frame("hello_required", "send hello first", msg.ref))
+
+    async def authenticate(self, hello: Hello) -> tuple[bool, Player | None]:
+        """(ok, player). No token at all is an anonymous spectator; a bad token fails."""
+        token = (
+            hello.token
+            or bearer_token(self.ws.headers.get("authorization"))
+            or self.ws.cookies.get(COOKIE_NAME)
+        )
+        if not token:
+            return True, None
+        player = await lookup_player(self.ctx, token)
+        if player is None:
+            self.conn.send(error_frame("auth_failed", "unknown or invalid token", hello.ref))
+            self.conn.close(4401)
+            return False, None
+        return True, player
+
+
+def _ctx(ws: WebSocket) -> ServerContext:
+    ctx: ServerContext = ws.app.state.ctx
+    return ctx
+
+
+@router.websocket("/ws/table/{game_id}")
+async def table_socket(ws: WebSocket, game_id: int) -> None:
+    ctx = _ctx(ws)
+    await ws.accept()
+    conn = WsConn(ws)
+    session = _Session(ctx, ws, conn, TABLE_MESSAGES)
+    table = None
+    try:
+        hello = await session.hello()
+        ok, player = await session.authenticate(hello)
+        if not ok:
+            return
+        table = ctx.tables.get(game_id)
+        if table is None:
+            conn.send(error_frame("not_found", f"no live table for game {game_id}", hello.ref))
+            conn.close(4404)
+            return
+        if player is not None and not hello.spectate:
+            conn.seat = table.seat_of(player.id)
+        table.post(Connect(conn, hello.last_version))
+        while True:
+            msg = await session.next_message()
+            if isinstance(msg, ActionMsg):
+                if conn.seat is None:
+                    conn.send(error_frame("not_seated", "spectators cannot act", msg.ref))
+                elif msg.action.seat is not None and msg.action.seat != conn.seat:
+                    conn.send(
+                        error_frame(
+                            "wrong_seat",
+                            f"this connection plays seat {conn.seat}, not {msg.action.seat}",
+                            msg.ref,
+                        )
+                    )
+                else:
+                    table.post(
+                        ClientAction(
+                            conn, msg.action.model_dump(exclude_none=True), msg.version, msg.ref
+                        )
+                    )
+            elif isinstance(msg, ResyncMsg):
+                table.post(Resync(conn))
+            elif isinstance(msg, ContinueMsg):
+                table.post(Continue(conn))
+            else:
+                conn.send(error_frame("already_hello", "hello was already sent", msg.ref))
+    except WebSocketDisconnect:
+        pass
+    finally:
+        if table is not None:
+            table.post(Disconnect(conn))
+        await conn.finish()
+
+
+@router.websocket("/ws/lobby/{code}")
+async def lobby_socket(ws: WebSocket, code: str) -> None:
+    ctx = _ctx(ws)
+    await ws.accept()
+    conn = WsConn(ws)
+    session = _Session(ctx, ws, conn, LOBBY_MESSAGES)
+    subscribed = False
+    try:
+        hello = await session.hello()
+        ok, _player = await session.authenticate(hello)
+        if not ok:
+            return
+
+        def load(s: Session) -> dict[str, Any]:
+            return lobbies.lobby_json(s, lobbies.get_lobby(s, code))
+
+        async with ctx.lobby_lock:
+            try:
+                data = await ctx.run_db(load)
+            except lobbies.LobbyError:
+                conn.send(error_frame("not_found", "no lobby with that code", hello.ref))
+                conn.close(4404)
+                return
+            # Subscribing under the lock: no change can slip between the load and the push.
+            ctx.hub.subscribe(code, conn.send)
+            subscribed = True
+        conn.send_json({"type": "lobby", "lobby": data})
+        while True:
+            msg = await session.next_message()
+            conn.send(error_frame("already_hello", "hello was already sent", msg.ref))
+    except WebSocketDisconnect:
+        pass
+    finally:
+        if subscribed:
+            ctx.hub.unsubscribe(code, conn.send)
+        await conn.finish()

@@ -1,0 +1,153 @@
+"""Game persistence: the record written as the game goes, results, and history queries."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session, selectinload
+
+from server.db.models import Game, GameEvent, GameSeat, Hand, Lobby, LobbySeat, utcnow
+from server.tables.sink import HandRow, RecordRow, SeatResult
+
+
+def append_record(s: Session, game_id: int, rows: Sequence[RecordRow]) -> None:
+    s.add_all(
+        GameEvent(
+            game_id=game_id,
+            version=r.version,
+            kind=r.kind,
+            type=r.type,
+            data=r.data,
+            seats=r.seats,
+        )
+        for r in rows
+    )
+
+
+def add_hand(s: Session, game_id: int, h: HandRow) -> None:
+    s.merge(
+        Hand(
+            game_id=game_id,
+            number=h.number,
+            round_wind=h.round_wind,
+            kyoku=h.kyoku,
+            honba=h.honba,
+            kind=h.kind,
+            result=h.result,
+            deltas=h.deltas,
+            scores=h.scores,
+        )
+    )
+
+
+def finish_game(s: Session, game_id: int, results: Sequence[SeatResult], status: str) -> None:
+    game = s.get(Game, game_id)
+    if game is None:
+        return
+    game.status = status
+    game.ended_at = utcnow()
+    by_seat = {r.seat: r for r in results}
+    for gs in game.seats:
+        r = by_seat.get(gs.seat)
+        if r is not None:
+            gs.final_points, gs.rank, gs.score = r.points, r.rank, r.score
+    if game.lobby_id is not None:
+        lobby = s.get(Lobby, game.lobby_id)
+        if lobby is not None and lobby.game_id == game_id and lobby.status == "playing":
+            # The same group can play again: the lobby reopens, everyone un-readied.
+            lobby.status = "open"
+            for ls in s.scalars(select(LobbySeat).where(LobbySeat.lobby_id == lobby.id)):
+                ls.ready = ls.bot is not None
+
+
+def abort_live_games(s: Session) -> int:
+    """Mark games left "live" by a previous server process as aborted (tables are in memory)."""
+    games = list(s.scalars(select(Game).where(Game.status == "live")))
+    for g in games:
+        g.status = "aborted"
+        g.ended_at = utcnow()
+        if g.lobby_id is not None:
+            lobby = s.get(Lobby, g.lobby_id)
+            if lobby is not None and lobby.status == "playing":
+                lobby.status = "open"
+    return len(games)
+
+
+def game_summary(g: Game) -> dict[str, Any]:
+    return {
+        "id": g.id,
+        "status": g.status,
+        "rules": g.rules,
+        "lobby_id": g.lobby_id,
+        "first_dealer": g.first_dealer,
+        "dice": list(g.dice),
+        "started_at": g.started_at.isoformat(),
+        "ended_at": g.ended_at.isoformat() if g.ended_at else None,
+        "seats": [
+            {
+                "seat": gs.seat,
+                "name": gs.name,
+                "player_id": gs.player_id,
+                "bot": gs.bot,
+                "final_points": gs.final_points,
+                "rank": gs.rank,
+                "score": gs.score,
+            }
+            for gs in g.seats
+        ],
+    }
+
+
+def list_games(
+    s: Session, player_id: int | None, limit: int, offset: int
+) -> tuple[list[dict[str, Any]], int]:
+    q = select(Game).where(Game.status == "finished")
+    if player_id is not None:
+        q = q.where(Game.id.in_(select(GameSeat.game_id).where(GameSeat.player_id == player_id)))
+    total = s.scalar(select(func.count()).select_from(q.subquery())) or 0
+    games = s.scalars(
+        q.options(selectinload(Game.seats))
+        .order_by(Game.ended_at.desc(), Game.id.desc())
+        .limit(limit)
+        .offset(offset)
+    )
+    return [game_summary(g) for g in games], total
+
+
+def game_detail(s: Session, game_id: int) -> dict[str, Any] | None:
+    g = s.scalar(
+        select(Game)
+        .where(Game.id == game_id)
+        .options(selectinload(Game.seats), selectinload(Game.hands))
+    )
+    if g is None:
+        return None
+    out = game_summary(g)
+    if g.status == "live":
+        # The record holds every concealed tile: it is published only once the game is over.
+        out["hands"] = []
+        out["events"] = []
+        return out
+    out["seed"] = g.seed
+    out["hands"] = [
+        {
+            "number": h.number,
+            "round_wind": h.round_wind,
+            "kyoku": h.kyoku,
+            "honba": h.honba,
+            "kind": h.kind,
+            "result": h.result,
+            "deltas": h.deltas,
+            "scores": h.scores,
+        }
+        for h in g.hands
+    ]
+    out["events"] = [
+        {"version": e.version, "kind": e.kind, "type": e.type, "data": e.data, "seats": e.seats}
+        for e in s.scalars(
+            select(GameEvent).where(GameEvent.game_id == game_id).order_by(GameEvent.id)
+        )
+    ]
+    return out

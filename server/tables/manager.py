@@ -1,0 +1,94 @@
+"""The registry of live tables of one server process."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Sequence
+
+from server.engine import game as engine
+from server.engine.rules import RuleSet
+from server.tables.sink import TableSink
+from server.tables.table import BotFactory, SeatSpec, Table, TableConfig
+
+log = logging.getLogger(__name__)
+
+
+def default_bot_factory(level: str, seed: int) -> object:
+    import server.bots
+
+    make_bot = server.bots.make_bot  # type: ignore[attr-defined,unused-ignore]
+    return make_bot(level, seed)
+
+
+class TableManager:
+    """Creates table actors, finds them by game id, drops them a while after the game ends."""
+
+    def __init__(
+        self,
+        config: TableConfig,
+        sink: TableSink,
+        bot_factory: BotFactory | None = None,
+        linger_seconds: float = 300.0,
+    ) -> None:
+        self.config = config
+        self.sink = sink
+        self.bot_factory: BotFactory = bot_factory or default_bot_factory  # type: ignore[assignment]
+        self.linger_seconds = linger_seconds
+        self.tables: dict[int, Table] = {}
+        self._reapers: set[asyncio.TimerHandle] = set()
+
+    def get(self, game_id: int) -> Table | None:
+        return self.tables.get(game_id)
+
+    def start_table(
+        self,
+        game_id: int,
+        rules: RuleSet,
+        seed: bytes,
+        first_dealer: int,
+        seats: Sequence[SeatSpec],
+    ) -> Table:
+        """Deal the first round and start the actor (call inside the event loop)."""
+        state = engine.new_game(rules, seed, first_dealer)
+        table = Table(
+            game_id,
+            state,
+            list(seats),
+            config=self.config,
+            sink=self.sink,
+            bot_factory=self.bot_factory,
+            seed=int.from_bytes(seed[:4], "big"),
+            on_finished=self._finished,
+        )
+        self.tables[game_id] = table
+        table.start(list(state.start_events))
+        return table
+
+    def _finished(self, table: Table) -> None:
+        loop = asyncio.get_running_loop()
+        handle = loop.call_later(self.linger_seconds, self._reap, table.game_id)
+        self._reapers.add(handle)
+
+    def _reap(self, game_id: int) -> None:
+        table = self.tables.pop(game_id, None)
+        if table is not None:
+            table.post_stop()
+
+    async def shutdown(self) -> None:
+        """Stop every actor; unfinished games are marked aborted."""
+        for h in self._reapers:
+            h.cancel()
+        for table in list(self.tables.values()):
+            if not table.finished:
+                self.sink.finish(table.game_id, [], "aborted")
+            with contextlib.suppress(Exception):
+                await table.stop()
+        self.tables.clear()
+
+    def stats(self) -> dict[str, int]:
+        return {
+            "tables": len(self.tables),
+            "live": sum(1 for t in self.tables.values() if not t.finished),
+        }
