@@ -30,7 +30,6 @@ from server.engine.tiles import (
     YAOCHU,
     Kind,
     Tile,
-    counts,
     dora_of,
     is_red,
     kind,
@@ -43,9 +42,10 @@ from server.engine.yaku import (
     Mentsu,
     Reading,
     hand_yaku,
+    hand_yakuman,
     is_value_pair,
     reading_yaku,
-    yakuman,
+    reading_yakuman,
 )
 
 LIMIT_NAMES = ("mangan", "haneman", "baiman", "sanbaiman", "yakuman", "kazoe")
@@ -197,18 +197,36 @@ def _payment_total(payments: dict[str, int]) -> int:
 # --- validation -----------------------------------------------------------
 
 
+_TILES = frozenset(range(RED_5S + 1))
+# Kind of each tile value, red fives mapped to their five (a list index is faster than kind()).
+_KIND = [kind(t) for t in range(RED_5S + 1)]
+
+
 def _validate(
     concealed: Sequence[Tile], melds: Sequence[Meld], ctx: WinContext, rules: RuleSet
-) -> None:
-    def tile_ok(t: object) -> bool:
-        return type(t) is int and 0 <= t <= RED_5S
-
+) -> tuple[list[int], list[int]]:
+    """Check the input; return the concealed and the whole hand's count arrays."""
     if len(melds) > 4:
         raise _bad("melds: at most 4 melds")
+    if not _TILES.issuperset(concealed):
+        raise _bad("tiles: not a list of tiles")
+    need = 14 - 3 * len(melds)
+    if len(concealed) != need:
+        raise _bad(
+            f"tiles: {len(concealed)} concealed tiles with {len(melds)} meld(s); "
+            f"expected {need} including the winning tile"
+        )
+    if ctx.win_tile not in concealed:
+        raise _bad(f"win: {_tile_name(ctx.win_tile)} is not among the concealed tiles")
+    c = [0] * NUM_KINDS
+    for t in concealed:
+        c[_KIND[t]] += 1
+    full = c[:]
+    reds = [t for t in concealed if t >= NUM_KINDS]
     for i, m in enumerate(melds):
-        if not isinstance(m, Meld) or not all(tile_ok(t) for t in m.tiles):
+        if not isinstance(m, Meld) or not _TILES.issuperset(m.tiles):
             raise _bad(f"melds[{i}]: not a meld")
-        ks = sorted(kind(t) for t in m.tiles)
+        ks = sorted(_KIND[t] for t in m.tiles)
         if m.type is MeldType.CHI:
             ok = len(ks) == 3 and ks[0] < 27 and ks[0] % 9 <= 6 and ks[1:] == [ks[0] + 1, ks[0] + 2]
         elif m.type is MeldType.PON:
@@ -217,28 +235,22 @@ def _validate(
             ok = len(ks) == 4 and ks[0] == ks[3]
         if not ok:
             raise _bad(f"melds[{i}]: {tile_str_list(m.tiles)} is not a valid {m.type.value}")
-    if not all(tile_ok(t) for t in concealed):
-        raise _bad("tiles: not a list of tiles")
-    need = 14 - 3 * len(melds)
-    if len(concealed) != need:
-        raise _bad(
-            f"tiles: {len(concealed)} concealed tiles with {len(melds)} meld(s); "
-            f"expected {need} including the winning tile"
-        )
-    if not tile_ok(ctx.win_tile):
-        raise _bad("win: not a tile")
-    if ctx.win_tile not in concealed:
-        raise _bad(f"win: {tile_str(ctx.win_tile)} is not among the concealed tiles")
-    every = list(concealed) + [t for m in melds for t in m.tiles]
-    c = counts(every)
-    for k in range(NUM_KINDS):
-        if c[k] > 4:
-            raise _bad(f"tiles: more than four of {tile_str(k)} (melds included)")
-    for red in range(RED_5M, RED_5S + 1):
-        if every.count(red) > 1:
-            raise _bad(f"tiles: more than one red {tile_str(red)}")
-    if rules.red_fives == 0 and any(is_red(t) for t in every):
-        raise _bad("tiles: red fives are off in these rules")
+        for k in ks:
+            full[k] += 1
+        reds += [t for t in m.tiles if t >= NUM_KINDS]
+    if max(full) > 4:
+        k = full.index(max(full))
+        raise _bad(f"tiles: more than four of {tile_str(k)} (melds included)")
+    if reds:
+        if rules.red_fives == 0:
+            raise _bad("tiles: red fives are off in these rules")
+        if len(set(reds)) != len(reds):
+            raise _bad("tiles: more than one red five of a suit")
+    if rules.red_fives:
+        for red in (RED_5M, RED_5M + 1, RED_5S):
+            # With red fives there are only three plain fives of each suit.
+            if full[_KIND[red]] == 4 and red not in reds:
+                raise _bad(f"tiles: four fives need the red {tile_str(red)}")
     if ctx.seat_wind not in WINDS:
         raise _bad("seat_wind: must be a wind")
     if ctx.round_wind not in WINDS:
@@ -247,7 +259,7 @@ def _validate(
         ("dora_indicators", ctx.dora_indicators),
         ("ura_indicators", ctx.ura_indicators),
     ):
-        if len(inds) > 5 or not all(tile_ok(t) for t in inds):
+        if len(inds) > 5 or not _TILES.issuperset(inds):
             raise _bad(f"{name}: at most 5 tiles")
     for name in ("honba", "riichi_sticks"):
         v = getattr(ctx, name)
@@ -281,6 +293,11 @@ def _validate(
             raise _bad(f"{name}: tenhou is the dealer's, chiihou a non-dealer's")
         if riichi or ctx.rinshan or ctx.haitei:
             raise _bad(f"{name}: cannot combine with riichi, rinshan or haitei")
+    return c, full
+
+
+def _tile_name(t: object) -> str:
+    return tile_str(t) if isinstance(t, int) and t in _TILES else repr(t)
 
 
 def tile_str_list(tiles: Sequence[Tile]) -> str:
@@ -290,12 +307,25 @@ def tile_str_list(tiles: Sequence[Tile]) -> str:
 # --- readings -------------------------------------------------------------
 
 
+# Every possible set, built once: readings share these instead of allocating their own.
+_MENTSU: dict[tuple[Kind, bool, bool, bool], Mentsu] = {
+    (f, run, op, kan): Mentsu(f, run, op, kan)
+    for f in range(NUM_KINDS)
+    for run in (False, True)
+    for op in (False, True)
+    for kan in (False, True)
+}
+
+
 def readings_of(
     concealed_counts: list[int], melds: Sequence[Meld], win: Kind, tsumo: bool
 ) -> list[Reading]:
     """Every reading of a complete hand, once per way the winning tile can have completed it."""
     out: list[Reading] = []
-    meld_sets = tuple(Mentsu(m.first, m.type is MeldType.CHI, m.is_open, m.is_kan) for m in melds)
+    meld_sets = tuple(
+        _MENTSU[min(_KIND[t] for t in m.tiles), m.type is MeldType.CHI, m.is_open, m.is_kan]
+        for m in melds
+    )
     if not melds:
         if is_chiitoitsu(concealed_counts):
             out.append(Reading(Form.CHIITOITSU))
@@ -312,10 +342,10 @@ def readings_of(
             sets: list[Mentsu] = []
             for j, b in enumerate(blocks[1:], start=1):
                 if b.type is BlockType.SHUNTSU:
-                    sets.append(Mentsu(b.first, True))
+                    sets.append(_MENTSU[b.first, True, False, False])
                 else:
                     # A triplet finished by ron is a minkou: open for fu and ankou (R22).
-                    sets.append(Mentsu(b.first, False, j == wi and not tsumo))
+                    sets.append(_MENTSU[b.first, False, j == wi and not tsumo, False])
             out.append(Reading(Form.REGULAR, tuple(sets) + meld_sets, pair, wait))
     return out
 
@@ -353,13 +383,8 @@ def score_hand(
     Picks the highest-scoring reading (R21). Raises ScoreError with code
     "not_agari", "no_yaku" or "bad_input".
     """
-    _validate(concealed, melds, ctx, rules)
-    c = counts(concealed)
-    win = kind(ctx.win_tile)
-    full = c[:]
-    for m in melds:
-        for t in m.tiles:
-            full[kind(t)] += 1
+    c, full = _validate(concealed, melds, ctx, rules)
+    win = _KIND[ctx.win_tile]
     menzen = not any(m.is_open for m in melds)
     readings = readings_of(c, melds, win, ctx.tsumo)
     if not readings:
@@ -371,13 +396,14 @@ def score_hand(
     situ = _situation_yaku(ctx, menzen)
     shape = hand_yaku(full, menzen, rules)
     dora, aka, ura = _dora(concealed, melds, full, ctx, rules)
+    hand_ym = hand_yakuman(full, c, win, bool(melds), rules)
+    if ctx.tenhou:
+        hand_ym.insert(0, ("tenhou", 1))
+    elif ctx.chiihou:
+        hand_ym.insert(0, ("chiihou", 1))
     for r in readings:
         fu = fu_of(r, menzen, ctx.tsumo, ctx.seat_wind, ctx.round_wind, rules)
-        ym = yakuman(r, full, c, win, menzen, bool(melds), rules)
-        if ctx.tenhou:
-            ym.insert(0, ("tenhou", 1))
-        elif ctx.chiihou:
-            ym.insert(0, ("chiihou", 1))
+        ym = hand_ym + reading_yakuman(r, c, win, rules)
         if ym:
             ym.sort(key=lambda y: _YAKUMAN_RANK[y[0]])
             base = 8000 * sum(m for _, m in ym)

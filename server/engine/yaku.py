@@ -18,7 +18,6 @@ from server.engine.tiles import (
     GREEN,
     HAKU,
     HATSU,
-    NUM_KINDS,
     TERMINALS,
     WINDS,
     YAOCHU,
@@ -115,19 +114,42 @@ def hand_yaku(full: list[int], menzen: bool, rules: RuleSet) -> list[tuple[str, 
     ``full`` counts every tile of the hand, melds included.
     """
     out: list[tuple[str, int]] = []
-    yaochu = any(full[k] for k in YAOCHU)
-    if not yaochu and (menzen or rules.kuitan):
+    simples = sum(full[1:8]) + sum(full[10:17]) + sum(full[19:26])
+    total = sum(full)
+    if simples == total and (menzen or rules.kuitan):
         out.append(("tanyao", 1))
-    suits = {k // 9 for k in range(27) if full[k]}
-    honors = any(full[k] for k in range(27, NUM_KINDS))
-    if len(suits) == 1:
-        if honors:
+    suits = (sum(full[0:9]) > 0) + (sum(full[9:18]) > 0) + (sum(full[18:27]) > 0)
+    if suits == 1:
+        if sum(full[27:]):
             out.append(("honitsu", 3 if menzen else 2))
         else:
             out.append(("chinitsu", 6 if menzen else 5))
-    if all(full[k] == 0 for k in range(NUM_KINDS) if k not in YAOCHU):
+    if simples == 0:
         # All terminals and honors; all-honor or all-terminal hands are yakuman.
         out.append(("honroutou", 2))
+    return out
+
+
+def hand_yakuman(
+    full: list[int], concealed: list[int], win: Kind, has_melds: bool, rules: RuleSet
+) -> list[tuple[str, int]]:
+    """Yakuman that depend only on the tiles held (any reading of a complete hand).
+
+    ``concealed`` counts the concealed tiles including the winning tile.
+    """
+    out: list[tuple[str, int]] = []
+    total = sum(full)
+    honors = sum(full[27:])
+    if honors == total:
+        out.append(("tsuuiisou", 1))
+    elif honors == 0 and sum(full[k] for k in TERMINALS) == total:
+        out.append(("chinroutou", 1))
+    if sum(full[k] for k in GREEN) == total:
+        out.append(("ryuuiisou", 1))
+    if not has_melds:
+        ch = _chuuren(concealed, win)
+        if ch:
+            out.append(("chuuren", 2 if ch == 2 and rules.double_yakuman else 1))
     return out
 
 
@@ -223,51 +245,33 @@ def reading_yaku(
     return out
 
 
-def yakuman(
-    r: Reading,
-    full: list[int],
-    concealed: list[int],
-    win: Kind,
-    menzen: bool,
-    has_melds: bool,
-    rules: RuleSet,
+def reading_yakuman(
+    r: Reading, concealed: list[int], win: Kind, rules: RuleSet
 ) -> list[tuple[str, int]]:
-    """Yakuman of one reading, with multipliers (double ones only when the rules allow).
-
-    ``concealed`` counts the concealed tiles including the winning tile.
-    """
+    """Yakuman that depend on how a reading splits the hand, with multipliers
+    (double ones only when the rules allow)."""
     dbl = 2 if rules.double_yakuman else 1
-    out: list[tuple[str, int]] = []
     if r.form is Form.KOKUSHI:
         # 13-sided: the thirteen kinds were all held before the win, so the pair is the win tile.
-        out.append(("kokushi", dbl if concealed[win] == 2 else 1))
+        return [("kokushi", dbl if concealed[win] == 2 else 1)]
+    if r.form is not Form.REGULAR:
+        return []
+    out: list[tuple[str, int]] = []
+    trips = [s for s in r.sets if not s.run]
+    if len(trips) < 3:
         return out
-    if r.form is Form.REGULAR:
-        trips = [s for s in r.sets if not s.run]
-        pair = r.pair
-        if len(trips) == 4 and all(not s.open for s in trips):
-            out.append(("suuankou", dbl if r.wait is WaitShape.TANKI else 1))
-        trip_kinds = [s.first for s in trips]
-        if sum(1 for k in trip_kinds if k in DRAGONS) == 3:
-            out.append(("daisangen", 1))
-        winds = sum(1 for k in trip_kinds if k in WINDS)
-        if winds == 4:
-            out.append(("daisuushii", dbl))
-        elif winds == 3 and pair in WINDS:
-            out.append(("shousuushii", 1))
-    if all(full[k] == 0 for k in range(27)):
-        out.append(("tsuuiisou", 1))
-    if all(full[k] == 0 for k in range(NUM_KINDS) if k not in GREEN):
-        out.append(("ryuuiisou", 1))
-    if all(full[k] == 0 for k in range(NUM_KINDS) if k not in TERMINALS):
-        out.append(("chinroutou", 1))
-    if r.form is Form.REGULAR:
-        if menzen and not has_melds:
-            ch = _chuuren(concealed, win)
-            if ch:
-                out.append(("chuuren", dbl if ch == 2 else 1))
-        if sum(1 for s in r.sets if s.kan) == 4:
-            out.append(("suukantsu", 1))
+    if len(trips) == 4 and all(not s.open for s in trips):
+        out.append(("suuankou", dbl if r.wait is WaitShape.TANKI else 1))
+    trip_kinds = [s.first for s in trips]
+    if sum(1 for k in trip_kinds if k in DRAGONS) == 3:
+        out.append(("daisangen", 1))
+    winds = sum(1 for k in trip_kinds if k in WINDS)
+    if winds == 4:
+        out.append(("daisuushii", dbl))
+    elif winds == 3 and r.pair in WINDS:
+        out.append(("shousuushii", 1))
+    if sum(1 for s in trips if s.kan) == 4:
+        out.append(("suukantsu", 1))
     return out
 
 

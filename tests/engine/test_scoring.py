@@ -128,9 +128,9 @@ def test_r22_value_pair_fu_and_double_wind_pair_per_preset() -> None:
     ("meld", "flags", "fu"),
     [
         ("ankan:9999m", {"riichi": True}, 70),  # 20 + 10 + 32 = 62
-        ("ankan:5555m", {"riichi": True}, 50),  # 20 + 10 + 16 = 46
+        ("ankan:0555m", {"riichi": True}, 50),  # 20 + 10 + 16 = 46
         ("daiminkan:9999m", {"tsumo": True, "rinshan": True}, 40),  # 20 + 2 + 16 = 38
-        ("kakan:5555m", {"tsumo": True, "rinshan": True}, 30),  # 20 + 2 + 8 = 30
+        ("kakan:5505m", {"tsumo": True, "rinshan": True}, 30),  # 20 + 2 + 8 = 30
     ],
 )
 def test_r22_kan_fu(meld: str, flags: dict[str, Any], fu: int) -> None:
