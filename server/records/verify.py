@@ -134,6 +134,9 @@ class _RoundReplay:
         self.report = RoundReport(r.label, complete=bool(r.wins) or r.draw is not None)
         self.draws: list[tuple[int, str, bool]] = []  # engine draw events not yet checked
         self.riichi_paid = [0, 0, 0, 0]
+        self.revealed = 1  # dora indicators the engine has shown
+        self.logged_dora = 1  # <DORA> steps seen so far, plus the first indicator
+        self.dora_due: str | None = None  # a <DORA> the engine has not matched yet
 
     # -- driving -----------------------------------------------------------
     def run(self) -> RoundReport:
@@ -168,12 +171,26 @@ class _RoundReplay:
                 self.draws.append((e.data["seat"], e.data["tile"], bool(e.data["rinshan"])))
             elif e.type == "riichi_accepted":
                 self.riichi_paid[e.data["seat"]] += 1000
+            elif e.type == "new_dora":
+                self.revealed += 1
 
     def do(self, a: Action, where: str) -> None:
         try:
             self.note(apply(self.st, a))
         except IllegalAction as exc:
             raise _Mismatch(f"{where}: engine refused {a!r}: {exc}") from None
+        self.check_dora_due()
+
+    def check_dora_due(self) -> None:
+        """R12 timing: mjlog writes <DORA> when the indicator turns over (at once for
+        ankan, with the kan player's discard or next kan for daiminkan/kakan), so the
+        engine must have revealed it by the decision that follows."""
+        if self.dora_due is not None and self.revealed < self.logged_dora:
+            raise _Mismatch(
+                f"{self.dora_due}: kan dora {self.logged_dora} not revealed by the engine "
+                f"(it shows {self.revealed})"
+            )
+        self.dora_due = None
 
     def pick(self, seat: int, pred: Callable[[Action], bool], what: str, where: str) -> Action:
         acts = legal_actions(self.st, seat)
@@ -210,7 +227,12 @@ class _RoundReplay:
         where = f"step {n} {s!r}"
         t = s.tile
         if s.type is StepType.DORA:
-            return  # the engine reveals kan dora itself; indicators are compared at the end
+            self.logged_dora += 1
+            if self.revealed < self.logged_dora:
+                self.dora_due = where  # checked after the next decision is applied
+            elif self.revealed > self.logged_dora:
+                raise _Mismatch(f"{where}: engine revealed {self.revealed} dora indicators early")
+            return
         if s.type is StepType.DRAW:
             self.pass_all(None, where)
             if not self.draws:
@@ -288,6 +310,7 @@ class _RoundReplay:
             self.pass_all(None, where)
         else:
             self.pass_all(None, where)
+        self.check_dora_due()
         if self.st.phase != "round_end":
             waiting = sorted(waiting_on(self.st))
             raise _Mismatch(f"{where}: the log ends the round, the engine waits on {waiting}")
@@ -299,6 +322,8 @@ class _RoundReplay:
     def compare(self) -> None:
         r = self.r
         rr = self.st.round_results[-1]
+        if self.revealed != len(r.dora_indicators):
+            self.diff("dora indicators revealed", len(r.dora_indicators), self.revealed)
         if r.wins:
             if rr.kind != "agari":
                 self.diff("result", "agari", f"ryuukyoku {rr.reason}")

@@ -9,7 +9,7 @@ import pytest
 
 from server.engine.tiles import kind, tile_str
 from server.records.load import load_log
-from server.records.model import RecordError, Step, StepType
+from server.records.model import LoggedGame, LoggedRound, RecordError, Step, StepType
 from server.records.verify import build_wall, verify_game
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
@@ -36,6 +36,12 @@ UNREADABLE = {
 }
 
 
+def only(game: LoggedGame, rnd: LoggedRound) -> None:
+    """Keep one round; its successor and the final scores are then unknown."""
+    game.rounds = [rnd]
+    game.final_scores = None
+
+
 def test_every_fixture_is_collected() -> None:
     assert len(LOG_FILES) == 35 + 31 + 20  # mjlog, mjscore, mjai-reviewer
 
@@ -59,7 +65,7 @@ def test_r15_chankan_keeps_ippatsu() -> None:
     game = load_log(FIXTURES / "mjx" / "mjlog" / "2018010702gm-00a9-0000-5dd4f9b4.mjlog")
     rnd = next(r for r in game.rounds if r.label == "E2-0")
     assert dict(rnd.wins[0].yaku or ()) == {"riichi": 1, "ippatsu": 1, "chankan": 1, "pinfu": 1}
-    game.rounds = [rnd]
+    only(game, rnd)
     (report,) = verify_game(game).rounds
     assert report.diffs == []
 
@@ -84,7 +90,7 @@ def test_verifier_reports_a_log_that_disagrees_with_the_engine() -> None:
     last = game.rounds[-1]
     w = last.wins[1]
     last.wins[1] = dataclasses.replace(w, fu=40, points=9600, yaku=(("riichi", 1),))
-    game.rounds = [last]
+    only(game, last)
     (report,) = verify_game(game).rounds
     assert not report.ok
     assert "seat 2 fu: log 40, engine 30" in report.diffs
@@ -99,7 +105,7 @@ def test_verifier_reports_a_step_the_engine_refuses() -> None:
     held = {kind(t) for t in r.hands[0]} | {kind(r.steps[0].tile or 0)}
     absent = next(k for k in range(34) if k not in held)
     r.steps[n] = Step(StepType.DISCARD, 0, absent)
-    game.rounds = [r]
+    only(game, r)
     (report,) = verify_game(game).rounds
     assert len(report.diffs) == 1
     assert f"discard {tile_str(absent)} is not legal for seat 0" in report.diffs[0]
@@ -112,3 +118,32 @@ def test_truncated_round_is_replayed_as_far_as_it_goes() -> None:
     report = verify_game(game)
     assert not report.rounds[-1].complete
     assert report.matched == len(report.rounds)
+
+
+def test_r12_robbed_kakan_reveals_no_pending_kan_dora() -> None:
+    """A kakan whose dora is still face down, then a second kakan that is robbed (chankan):
+    Tenhou shows only the first indicator, because the robbed kan never stands (R12, Tenhou).
+    Real log: mjai-reviewer double_kakan_then_chankan.json."""
+    game = load_log(FIXTURES / "mjai-reviewer" / "double_kakan_then_chankan.json")
+    (rnd,) = game.rounds
+    kakans = [s for s in rnd.steps if s.type is StepType.KAKAN]
+    assert len(kakans) == 2 and rnd.wins[0].yaku is not None
+    assert ("chankan", 1) in rnd.wins[0].yaku and len(rnd.dora_indicators) == 1
+    (report,) = verify_game(game).rounds
+    assert report.diffs == []
+
+
+def test_r12_kan_dora_timing_follows_the_mjlog() -> None:
+    """mjlog writes <DORA> at once after an ankan and with the discard after a daiminkan or
+    kakan; a replay in which the engine turned an indicator late is reported."""
+    game = load_log(FIXTURES / "mjx" / "mjlog" / "2010122717gm-00a9-0000-8e787e61.mjlog")
+    rnd = next(r for r in game.rounds if any(s.type is StepType.ANKAN for s in r.steps))
+    i = next(i for i, s in enumerate(rnd.steps) if s.type is StepType.DORA)
+    assert rnd.steps[i - 1].type is StepType.ANKAN
+    only(game, rnd)
+    assert verify_game(game).rounds[0].diffs == []
+    # A second <DORA> right away claims one more indicator than any rule reveals.
+    rnd.steps.insert(i + 1, rnd.steps[i])
+    rnd.dora_indicators.append(rnd.dora_indicators[-1])
+    (report,) = verify_game(game).rounds
+    assert len(report.diffs) == 1 and "not revealed by the engine" in report.diffs[0]
