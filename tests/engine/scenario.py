@@ -15,7 +15,7 @@ PLAIN = preset("standard").with_overrides(red_fives=0)
 
 def game(
     hands: Sequence[str | None],
-    draws: str | Sequence[str] = "",
+    draws: str | Sequence[str | None] = "",
     *,
     rinshan: str = "",
     dora: str = "",
@@ -28,10 +28,9 @@ def game(
     round_wind: int = 0,
 ) -> GameState:
     """A round whose hands and draws (in global order from the dealer's first) are given."""
-    ds = "".join(draws) if not isinstance(draws, str) else draws
     wall = Wall.build(
         hands=list(hands),
-        draws=ds,
+        draws=draws,
         rinshan=rinshan,
         dora=dora,
         ura=ura,
@@ -96,3 +95,25 @@ def pass_all(st: GameState) -> list[Event]:
 
 def ev(events: Sequence[Event], type_: str) -> list[Event]:
     return [e for e in events if e.type == type_]
+
+
+def tsumogiri(st: GameState, times: int = 1) -> list[Event]:
+    """The seat in turn discards its drawn tile, everyone passes; ``times`` turns."""
+    from server.engine.tiles import tile_str
+
+    out: list[Event] = []
+    for _ in range(times):
+        s = st.turn
+        d = st.drawn[s]
+        assert d is not None, f"seat {s} has no drawn tile"
+        out += act(st, s, "discard", tile_str(st.tile(d)))
+        out += pass_all(st)
+    return out
+
+
+def rotate(hands: Sequence[str], dealer: int) -> list[str]:
+    """Hands given relative to the dealer (dealer first) as a seat-indexed list."""
+    out = [""] * 4
+    for i, h in enumerate(hands):
+        out[(dealer + i) % 4] = h
+    return out
