@@ -408,9 +408,15 @@ class _Parser:
         tenpai = frozenset(i for i in range(4) if el.get(f"hai{i}") is not None)
         # Tenhou also shows hands at a nagashi mangan, but only the nagashi payment counts.
         shown = dtype is DrawType.EXHAUSTIVE
+        hands = {
+            i: _sorted(self.tile(el, t, f"hai{i}") for t in self.ints(el, f"hai{i}"))
+            for i in range(4)
+            if el.get(f"hai{i}") is not None
+        }
         r.draw = LoggedDraw(
             type=dtype,
             deltas=self.deltas(el) if el.get("sc") else None,
             tenpai=tenpai if shown else None,
+            hands=hands,
         )
         self.owari(el)

@@ -99,6 +99,8 @@ class LoggedDraw:
     deltas: tuple[int, int, int, int] | None = None
     # Seats shown tenpai at an exhaustive draw; None when the log does not say.
     tenpai: frozenset[int] | None = None
+    # Hands the log shows (mjlog: tenpai hands, the kyuushu declarer's hand), by seat.
+    hands: dict[int, tuple[Tile, ...]] | None = None
 
 
 @dataclass(slots=True)

@@ -15,12 +15,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from server.engine.actions import Action, ActionType, Event, IllegalAction
 from server.engine.game import GameState, apply, legal_actions, next_round, waiting_on
 from server.engine.rules import RuleSet, preset
 from server.engine.scoring import WinResult
-from server.engine.tiles import kind, sort_key, tile_str, tiles_str
+from server.engine.tiles import kind, parse_tile, sort_key, tile_str, tiles_str
 from server.engine.wall import Wall
 from server.records.model import (
     DrawType,
@@ -334,9 +335,11 @@ class _RoundReplay:
                 self.diff("winners (seat, from)", want_w, got_w)
                 return
             by_seat = {w.seat: w for w in rr.wins}
+            shown = {w["seat"]: w for w in rr.event.get("winners", [])}
             for lw in r.wins:
                 ew = by_seat[lw.who]
                 self.compare_win(lw, ew.result, ew.deltas, ew.pao)
+                self.compare_hand(lw, shown.get(lw.who))
             return
         d = r.draw
         assert d is not None
@@ -352,6 +355,16 @@ class _RoundReplay:
         elif d.type is DrawType.EXHAUSTIVE and len(set(rr.tenpai)) not in (0, 4):
             # the log only says that everyone or no one was tenpai
             self.diff("tenpai seats", "all or none", sorted(rr.tenpai))
+        if d.hands and d.type in (DrawType.EXHAUSTIVE, DrawType.KYUUSHU):
+            shown = rr.event.get("hands", {})
+            for seat, tiles in sorted(d.hands.items()):
+                got = shown.get(str(seat))
+                want = tiles_str(tiles)
+                got_s = (
+                    tiles_str(sorted((parse_tile(t) for t in got), key=sort_key)) if got else None
+                )
+                if want != got_s:
+                    self.diff(f"seat {seat} shown hand", want, got_s)
         if d.deltas is not None:
             # Tenhou's draw deltas leave out riichi sticks put down this round.
             got = tuple(rr.deltas[i] + self.riichi_paid[i] for i in range(4))
@@ -386,6 +399,17 @@ class _RoundReplay:
                 self.diff(f"{tag} {name}", want, getattr(res, name))
         if lw.pao != pao:
             self.diff(f"{tag} pao", lw.pao, pao)
+
+    def compare_hand(self, lw: LoggedWin, shown: dict[str, Any] | None) -> None:
+        """The winning hand as the engine shows it (mjlog records it; red fives included)."""
+        if lw.hand is None or shown is None:
+            return
+        want = tiles_str(sorted(lw.hand, key=sort_key))
+        got = tiles_str(sorted((parse_tile(t) for t in shown["hand"]), key=sort_key))
+        if want != got:
+            self.diff(f"seat {lw.who} hand", want, got)
+        if lw.win_tile is not None and tile_str(lw.win_tile) != shown["win_tile"]:
+            self.diff(f"seat {lw.who} winning tile", tile_str(lw.win_tile), shown["win_tile"])
 
     def compare_next(self) -> None:
         """The next round's header (or the game's end) and the scores carried into it."""

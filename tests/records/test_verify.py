@@ -147,3 +147,19 @@ def test_r12_kan_dora_timing_follows_the_mjlog() -> None:
     rnd.dora_indicators.append(rnd.dora_indicators[-1])
     (report,) = verify_game(game).rounds
     assert len(report.diffs) == 1 and "not revealed by the engine" in report.diffs[0]
+
+
+def test_verifier_compares_winning_and_tenpai_hands() -> None:
+    game = load_log(FIXTURES / "mjx" / "mjlog" / "double-ron.mjlog")
+    draw_round, win_round = game.rounds[1], game.rounds[-1]
+    w = win_round.wins[0]
+    assert w.hand is not None and w.win_tile is not None
+    win_round.wins[0] = dataclasses.replace(w, hand=(*w.hand[:-1], 33), win_tile=33)
+    d = draw_round.draw
+    assert d is not None and d.hands is not None and set(d.hands) == {2}
+    draw_round.draw = dataclasses.replace(d, hands={2: d.hands[2][1:]})
+    report = verify_game(game)
+    assert any(x.startswith("seat 0 hand: log ") for x in report.rounds[-1].diffs)
+    assert "seat 0 winning tile: log 7z, engine 1m" in report.rounds[-1].diffs
+    assert any(x.startswith("seat 2 shown hand: log ") for x in report.rounds[1].diffs)
+    assert report.matched == len(report.rounds) - 2
