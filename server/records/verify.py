@@ -305,9 +305,20 @@ class _RoundReplay:
                 self.pick(seat, lambda a: a.type is ActionType.KYUUSHU, "kyuushu", where), where
             )
         elif r.draw is not None and r.draw.type is DrawType.SANCHAHOU:
-            for s in sorted(waiting_on(self.st)):
-                if any(a.type is ActionType.RON for a in legal_actions(self.st, s)):
-                    self.do(Action(ActionType.RON, s), where)
+            # mjlog shows the three ronning hands; tenhou.net/6 names no seat, and then
+            # every seat that can ron must have (three did, and only three could try).
+            seats = (
+                sorted(r.draw.hands)
+                if r.draw.hands
+                else [
+                    s
+                    for s in sorted(waiting_on(self.st))
+                    if any(a.type is ActionType.RON for a in legal_actions(self.st, s))
+                ]
+            )
+            for s in seats:
+                a = self.pick(s, lambda a: a.type is ActionType.RON, "ron (sanchahou)", where)
+                self.do(a, where)
             self.pass_all(None, where)
         else:
             self.pass_all(None, where)

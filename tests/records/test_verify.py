@@ -7,9 +7,17 @@ from pathlib import Path
 
 import pytest
 
-from server.engine.tiles import kind, tile_str
+from server.engine.tiles import kind, parse_tiles, tile_str
 from server.records.load import load_log
-from server.records.model import LoggedGame, LoggedRound, RecordError, Step, StepType
+from server.records.model import (
+    DrawType,
+    LoggedDraw,
+    LoggedGame,
+    LoggedRound,
+    RecordError,
+    Step,
+    StepType,
+)
 from server.records.verify import build_wall, verify_game
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
@@ -163,3 +171,28 @@ def test_verifier_compares_winning_and_tenpai_hands() -> None:
     assert "seat 0 winning tile: log 7z, engine 1m" in report.rounds[-1].diffs
     assert any(x.startswith("seat 2 shown hand: log ") for x in report.rounds[1].diffs)
     assert report.matched == len(report.rounds) - 2
+
+
+def triple_ron_round(shown: bool) -> LoggedGame:
+    """The dealer's first discard (5z) completes three chiitoitsu hands at once."""
+    t = parse_tiles
+    hands = (
+        t("789m789p789s1234z"),
+        t("112233445566m5z"),
+        t("112233445566p5z"),
+        t("112233445566s5z"),
+    )
+    steps = [Step(StepType.DRAW, 0, t("5z")[0]), Step(StepType.DISCARD, 0, t("5z")[0])]
+    draw = LoggedDraw(
+        DrawType.SANCHAHOU,
+        deltas=(0, 0, 0, 0),
+        hands={s: hands[s] + t("5z") for s in (1, 2, 3)} if shown else None,
+    )
+    rnd = LoggedRound(0, 0, 0, 0, (25000,) * 4, hands, steps, t("1z"), draw=draw)
+    return LoggedGame("synthetic", ("a", "b", "c", "d"), 0, "hanchan", [rnd])
+
+
+@pytest.mark.parametrize("shown", [True, False], ids=["mjlog-hands", "tenhou6-no-hands"])
+def test_r18_sanchahou_is_driven_by_three_ron(shown: bool) -> None:
+    (report,) = verify_game(triple_ron_round(shown)).rounds
+    assert report.diffs == []

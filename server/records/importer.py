@@ -1,0 +1,154 @@
+"""Import a Tenhou log (mjlog XML or tenhou.net/6 JSON) as a verified engine event stream.
+
+A log is parsed with the existing parsers (``load.parse_log``) and every round
+is replayed through the engine on the ``log verify`` path (``verify.py``): the
+engine deals the logged wall, the players' logged decisions are applied, and
+the engine's own results must match the log's. A round that differs refuses
+the whole import, naming the round and the difference.
+
+What comes out is the engine's full event stream (``Event.to_json()`` dicts,
+private events such as ``haipai`` and ``draw`` included), the same shape a
+game played on the server leaves in its record. Both exporters
+(``export_tenhou6``, ``mjai``) and the replay viewer read only that stream.
+Tenhou's seat 0 is the first dealer, so imported games have ``first_dealer`` 0.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from server.engine import game as engine
+from server.engine.actions import Event
+from server.engine.rules import RuleSet
+from server.records.load import parse_log
+from server.records.mjlog import looks_like_mjlog
+from server.records.model import LoggedGame, LoggedRound, RecordError
+from server.records.record import GameRecord
+from server.records.verify import _RoundReplay, rules_for
+
+EventJson = dict[str, Any]
+
+
+class LogImportError(RecordError):
+    """A log that parses but does not replay through the engine with the logged results."""
+
+
+@dataclass(frozen=True, slots=True)
+class ImportedGame:
+    """A verified log, ready to be stored like a game played here."""
+
+    source: str  # file name (or "<upload>")
+    format: str  # "mjlog" | "tenhou6"
+    players: tuple[str, str, str, str]
+    rules: RuleSet
+    events: list[EventJson]
+    results: list[engine.RoundResult]
+    final: list[dict[str, Any]] | None  # [{seat, points, rank, score}] when the log has an end
+    incomplete_rounds: int  # rounds the log cuts off before their result
+
+
+def _json(events: Sequence[Event]) -> list[EventJson]:
+    # A JSON round trip turns tuples into lists, exactly what the database gives back.
+    return [json.loads(json.dumps(e.to_json(), ensure_ascii=False)) for e in events]
+
+
+class _Collecting(_RoundReplay):
+    """The verifier's replay of one round, keeping every engine event it sees."""
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.events: list[Event] = []
+
+    def note(self, events: list[Event]) -> None:
+        self.events.extend(events)
+        super().note(events)
+
+
+def import_game(game: LoggedGame, fmt: str) -> ImportedGame:
+    """Replay ``game`` round by round; LogImportError names every round that differs."""
+    rules = rules_for(game)
+    events: list[Event] = [
+        Event(
+            "game_start",
+            {
+                "rules": rules.to_dict(),
+                "first_dealer": 0,
+                "scores": list(game.rounds[0].scores),
+            },
+        )
+    ]
+    results: list[engine.RoundResult] = []
+    problems: list[str] = []
+    incomplete = 0
+    final: list[dict[str, Any]] | None = None
+    for i, r in enumerate(game.rounds):
+        nxt: LoggedRound | None = game.rounds[i + 1] if i + 1 < len(game.rounds) else None
+        end = game.final_scores if nxt is None else None
+        rep = _Collecting(r, rules, nxt, end)
+        report = rep.run()
+        if not report.ok:
+            problems.append(f"round {report.label}: {'; '.join(report.diffs)}")
+            continue
+        if not report.complete:
+            if nxt is not None:
+                problems.append(f"round {report.label}: no result, but the log goes on")
+            incomplete += 1
+            events.extend(rep.events)
+            continue
+        events.extend(rep.events)
+        results.append(rep.st.round_results[0])
+        if nxt is None and rep.st.phase == "game_end" and rep.st.final:
+            final = [dict(f) for f in rep.st.final]
+    if problems:
+        shown = problems[:5]
+        more = f" (and {len(problems) - 5} more rounds)" if len(problems) > 5 else ""
+        raise LogImportError(
+            f"{game.source}: the engine does not reproduce the log: {' | '.join(shown)}{more}"
+        )
+    if final is not None:
+        events.append(
+            Event(
+                "game_end",
+                {
+                    "final": final,
+                    "scores": [f["points"] for f in sorted(final, key=lambda f: f["seat"])],
+                    "riichi_sticks_to_first": 0,
+                    "seed": "",
+                },
+            )
+        )
+    return ImportedGame(
+        source=game.source,
+        format=fmt,
+        players=game.players,
+        rules=rules,
+        events=_json(events),
+        results=results,
+        final=final,
+        incomplete_rounds=incomplete,
+    )
+
+
+def import_log(data: bytes, source: str = "<upload>") -> ImportedGame:
+    """Parse mjlog XML (plain or gzip) or tenhou.net/6 JSON and verify it (RecordError if not)."""
+    game = parse_log(data, source)
+    if not game.rounds:
+        raise RecordError(f"{source}: the log holds no rounds")
+    body = data[3:] if data.startswith(b"\xef\xbb\xbf") else data
+    fmt = "mjlog" if looks_like_mjlog(body) else "tenhou6"
+    return import_game(game, fmt)
+
+
+def record_events(record: GameRecord) -> list[EventJson]:
+    """The full event stream of one of our own games, rebuilt from its record (R6)."""
+    st = engine.new_game(record.rules, record.seed, record.first_dealer)
+    events: list[Event] = list(st.start_events)
+    for i, a in enumerate(record.actions):
+        try:
+            events.extend(engine.next_round(st) if a is None else engine.apply(st, a))
+        except ValueError as exc:
+            raise RecordError(f"actions[{i}] ({a!r}): {exc}") from None
+    return _json(events)
