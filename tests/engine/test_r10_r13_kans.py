@@ -1,0 +1,179 @@
+"""Turn actions (R7), last discard (R10), kans, chankan and kan dora (R12), four kans (R13)."""
+
+import pytest
+
+from server.engine.actions import IllegalAction
+from server.engine.game import legal_actions, waiting_on
+from server.engine.tiles import parse_tile
+from tests.engine.scenario import act, action, ev, game, pass_all, tsumogiri, types
+
+# seat 0 discards 5p: seat 1 pons it (and later adds the 4th 5p), seat 2 waits on 5p.
+KAKAN_HANDS = [
+    "147m589p369s1234z",
+    "155p258m1479s567z",
+    "46p234s678s22m345m",
+    "2369m17p58s11234z",
+]
+
+
+def kakan_state():
+    st = game(KAKAN_HANDS, draws="9m9m9m8m5p", rinshan="1z")
+    act(st, 0, "discard", "5p")
+    assert "ron" in types(st, 2) and "pon" in types(st, 1)
+    act(st, 2, "pass")
+    act(st, 1, "pon", tiles="55p")
+    act(st, 1, "discard", "9s")
+    pass_all(st)
+    tsumogiri(st, 3)
+    assert st.turn == 1 and "kakan" in types(st, 1)
+    return st
+
+
+def test_r12_chankan_on_kakan() -> None:
+    st = kakan_state()
+    evs = act(st, 1, "kakan", "5p")
+    assert ev(evs, "kan")[0].data["type"] == "kakan"
+    assert waiting_on(st) == frozenset({2})
+    assert types(st, 2) == {"ron", "pass"}
+    evs = act(st, 2, "ron")
+    (w,) = ev(evs, "agari")[0].data["winners"]
+    assert w["from_seat"] == 1 and w["win_tile"] == "5p"
+    assert {"chankan", "tanyao"} <= {y["id"] for y in w["yaku"]}
+
+
+def test_r12_kakan_dora_revealed_after_the_kan_players_discard() -> None:
+    st = kakan_state()
+    act(st, 1, "kakan", "5p")
+    evs = act(st, 2, "pass")
+    assert not ev(evs, "new_dora") and st.dora_count == 1
+    assert st.rinshan and st.drawn[1] is not None  # rinshan draw
+    assert st.furiten_temp[2]  # passing the kakan tile is furiten too (R16)
+    evs = act(st, 1, "discard", "1z")
+    kinds = [e.type for e in evs]
+    assert kinds.index("discard") < kinds.index("new_dora")
+    assert st.dora_count == 2
+
+
+def test_r12_daiminkan_dora_after_discard() -> None:
+    hands = list(KAKAN_HANDS)
+    hands[1] = "555p258m1479s67z"
+    hands[2] = "46s234s678s22m345m"
+    st = game(hands, draws="9m", rinshan="2p")
+    act(st, 0, "discard", "5p")
+    assert "daiminkan" in types(st, 1)
+    pass_all_but = [s for s in (2, 3) if types(st, s)]
+    for s in pass_all_but:
+        act(st, s, "pass")
+    evs = act(st, 1, "daiminkan", tiles="555p")
+    assert ev(evs, "call")[0].data["type"] == "daiminkan"
+    assert not ev(evs, "new_dora")
+    assert st.live_left() == 70 - 1 - 1  # one draw, and the haitei tile moved to the dead wall
+    evs = act(st, 1, "discard", "2p")
+    assert ev(evs, "new_dora")
+
+
+# seat 0 has four 1m; seat 1 is kokushi tenpai on 1m; seat 2 waits on 1m/4m with a normal hand.
+ANKAN_HANDS = [
+    "1111m2468p2468s5m",
+    "99m19p19s1234567z",
+    "23m456p789p11s666z",
+    "3579m357p357s234z",
+]
+
+
+def test_r12_ankan_can_be_robbed_only_for_kokushi() -> None:
+    st = game(ANKAN_HANDS, draws="8m", rinshan="3s")
+    evs = act(st, 0, "ankan", "1m")
+    assert ev(evs, "new_dora")  # ankan dora at once
+    assert waiting_on(st) == frozenset({1})  # seat 2's normal hand may not rob it
+    evs = act(st, 1, "ron")
+    (w,) = ev(evs, "agari")[0].data["winners"]
+    assert w["yakuman"] == [{"id": "kokushi", "multiplier": 1}]
+    assert ev(evs, "agari")[0].data["deltas"] == [-32000, 32000, 0, 0]
+
+
+def test_r12_ankan_passed_by_kokushi_goes_on_with_rinshan() -> None:
+    st = game(ANKAN_HANDS, draws="8m", rinshan="3s")
+    act(st, 0, "ankan", "1m")
+    evs = act(st, 1, "pass")
+    (d,) = ev(evs, "draw")
+    assert d.data["rinshan"] and d.data["tile"] == "3s"
+
+
+def test_r7_rinshan_kaihou_after_ankan() -> None:
+    hands = ["1111m234p567p88s9s", None, None, None]
+    st = game(hands, draws="9s", rinshan="8s")
+    assert {"ankan", "discard"} <= types(st, 0)
+    act(st, 0, "ankan", "1m")
+    assert "tsumo" in types(st, 0)
+    evs = act(st, 0, "tsumo")
+    ids = {y["id"] for y in ev(evs, "agari")[0].data["winners"][0]["yaku"]}
+    assert "rinshan_kaihou" in ids and "haitei" not in ids
+
+
+def test_r13_four_kans_by_two_players_abort_after_the_discard() -> None:
+    hands = ["1111m2222m3333m4m", "5555p147s258s69m9p", None, None]
+    st = game(hands, draws="5m" + "9p", rinshan="6z6z6z1z")
+    for k in ("1m", "2m", "3m"):
+        act(st, 0, "ankan", k)
+    act(st, 0, "discard", "5m")
+    pass_all(st)
+    act(st, 1, "ankan", "5p")
+    assert st.kans == 4
+    evs = act(st, 1, "discard", "9p")
+    evs += pass_all(st)
+    (r,) = ev(evs, "ryuukyoku")
+    assert r.data["reason"] == "suukan_sanra"
+
+
+def test_r13_four_kans_by_one_player_go_on_and_a_fifth_is_refused() -> None:
+    hands = ["1111m2222m3333m4m", "9999s147p258p69m9p", None, None]
+    st = game(hands, draws="5m" + "6z", rinshan="4m4m4m7z")
+    for k in ("1m", "2m", "3m", "4m"):
+        act(st, 0, "ankan", k)
+    assert st.dora_count == 5
+    act(st, 0, "discard", "5m")
+    pass_all(st)
+    assert st.phase == "play" and st.turn == 1
+    assert "ankan" not in types(st, 1)
+    with pytest.raises(IllegalAction, match="fifth kan"):
+        st.apply(action(1, "ankan", "9s"))
+
+
+def test_r10_no_calls_on_the_last_discard_but_houtei_ron() -> None:
+    draws: list[str | None] = [None] * 70
+    draws[69] = "5p"  # seat 1 draws the last tile
+    hands = [
+        "5p3p147m258s369s12z",
+        "147p258m369s4567z",
+        "55p33p234m678m456s",  # shanpon 3p/5p
+        "3p9p147m258s9m1234z",
+    ]
+    st = game(hands, draws=draws)
+    tsumogiri(st, 69)
+    assert st.turn == 1 and st.live_left() == 0
+    act(st, 1, "discard", "5p")
+    assert types(st, 2) == {"ron", "pass"}  # no pon on the last discard
+    evs = act(st, 2, "ron")
+    ids = {y["id"] for y in ev(evs, "agari")[0].data["winners"][0]["yaku"]}
+    assert {"houtei", "tanyao"} <= ids
+
+
+def test_r7_haitei_tsumo_and_turn_listing() -> None:
+    draws: list[str | None] = [None] * 70
+    draws[69] = "5p"
+    hands = [
+        "5p3p147m258s369s12z",
+        "234m345m456678s5p",  # tanki 5p
+        "13369p258s9m2345z",
+        "3p9p258m258s9m1234z",
+    ]
+    st = game(hands, draws=draws)
+    assert legal_actions(st, 1) == []
+    tsumogiri(st, 69)
+    assert st.turn == 1 and types(st, 1) == {"tsumo", "discard"}
+    assert all(a.tile is not None for a in legal_actions(st, 1) if a.type.value == "discard")
+    evs = act(st, 1, "tsumo")
+    ids = {y["id"] for y in ev(evs, "agari")[0].data["winners"][0]["yaku"]}
+    assert {"haitei", "menzen_tsumo", "tanyao"} <= ids
+    assert parse_tile("5p") == st.tile(st.drawn[1] or 0)
