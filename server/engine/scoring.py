@@ -48,7 +48,6 @@ from server.engine.yaku import (
     reading_yakuman,
 )
 
-LIMIT_NAMES = ("mangan", "haneman", "baiman", "sanbaiman", "yakuman", "kazoe")
 _YAKU_RANK = {y: i for i, y in enumerate(YAKU_HAN)}
 _YAKUMAN_RANK = {y: i for i, y in enumerate(YAKUMAN_IDS)}
 
@@ -234,7 +233,7 @@ def _validate(
         else:
             ok = len(ks) == 4 and ks[0] == ks[3]
         if not ok:
-            raise _bad(f"melds[{i}]: {tile_str_list(m.tiles)} is not a valid {m.type.value}")
+            raise _bad(f"melds[{i}]: {_tiles_text(m.tiles)} is not a valid {m.type.value}")
         for k in ks:
             full[k] += 1
         reds += [t for t in m.tiles if t >= NUM_KINDS]
@@ -300,7 +299,7 @@ def _tile_name(t: object) -> str:
     return tile_str(t) if isinstance(t, int) and t in _TILES else repr(t)
 
 
-def tile_str_list(tiles: Sequence[Tile]) -> str:
+def _tiles_text(tiles: Sequence[Tile]) -> str:
     return "".join(tile_str(t) for t in tiles)
 
 
