@@ -6,8 +6,8 @@ engine deals the logged wall, the players' logged decisions are applied, and
 the engine's own results must match the log's. A round that differs refuses
 the whole import, naming the round and the difference.
 
-What comes out is the engine's full event stream (``Event.to_json()`` dicts,
-private events such as ``haipai`` and ``draw`` included), the same shape a
+What comes out is the engine's full event stream (``{"type", "data"}`` per
+event, private events such as ``haipai`` and ``draw`` included), the same shape a
 game played on the server leaves in its record. Both exporters
 (``export_tenhou6``, ``mjai``) and the replay viewer read only that stream.
 Tenhou's seat 0 is the first dealer, so imported games have ``first_dealer`` 0.
@@ -51,8 +51,16 @@ class ImportedGame:
 
 
 def _json(events: Sequence[Event]) -> list[EventJson]:
-    # A JSON round trip turns tuples into lists, exactly what the database gives back.
-    return [json.loads(json.dumps(e.to_json(), ensure_ascii=False)) for e in events]
+    """``{"type", "data"}`` per event, ``data`` as the table records it (``Event.to_json()``).
+
+    The event type stays apart: in ``to_json`` a call's or kan's own ``type``
+    ("pon", "ankan") replaces it. A JSON round trip turns tuples into lists,
+    exactly what the database gives back.
+    """
+    return [
+        {"type": e.type, "data": json.loads(json.dumps(e.to_json(), ensure_ascii=False))}
+        for e in events
+    ]
 
 
 class _Collecting(_RoundReplay):
