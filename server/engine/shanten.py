@@ -65,9 +65,9 @@ def _check_counts(c: Sequence[int]) -> None:
 # key (bytes of the suit's counts) -> frozenset of Pareto-best (m, t, p)
 _pareto_suit: dict[bytes, frozenset[tuple[int, int, int]]] = {}
 _pareto_honor: dict[bytes, frozenset[tuple[int, int, int]]] = {}
-# key -> the 10-slot vector described in the module docstring
-_vec_suit: dict[bytes, tuple[int, ...]] = {}
-_vec_honor: dict[bytes, tuple[int, ...]] = {}
+# key -> id of its interned 10-slot vector (see the module docstring)
+_vec_suit: dict[bytes, int] = {}
+_vec_honor: dict[bytes, int] = {}
 
 
 def _prune(items: set[tuple[int, int, int]]) -> frozenset[tuple[int, int, int]]:
@@ -129,7 +129,23 @@ def _pareto(key: bytes, honors: bool) -> frozenset[tuple[int, int, int]]:
     return res
 
 
-def _vector(key: bytes, honors: bool) -> tuple[int, ...]:
+# Vectors are interned: random hands show only ~45 distinct suit vectors and
+# ~80 distinct two-suit vectors, so every combination step below is cached by
+# small integer ids and a cold hand costs a few dict lookups, not arithmetic.
+_vec_ids: dict[tuple[int, ...], int] = {}
+_vecs: list[tuple[int, ...]] = []
+
+
+def _intern(v: tuple[int, ...]) -> int:
+    i = _vec_ids.get(v)
+    if i is None:
+        i = len(_vecs)
+        _vecs.append(v)
+        _vec_ids[v] = i
+    return i
+
+
+def _vector_id(key: bytes, honors: bool) -> int:
     table = _vec_honor if honors else _vec_suit
     hit = table.get(key)
     if hit is not None:
@@ -141,7 +157,7 @@ def _vector(key: bytes, honors: bool) -> tuple[int, ...]:
             val = 2 * mm + min(t, b - mm) + p
             if val > v[5 * p + b]:
                 v[5 * p + b] = val
-    res = tuple(v)
+    res = _intern(tuple(v))
     table[key] = res
     return res
 
@@ -159,32 +175,32 @@ def _conv(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
     return (*lo, *hi)
 
 
-# Two suits at a time: man+pin and sou+honors, each half mapped to the id of
-# its (interned) vector; there are only a few hundred distinct vectors, so the
-# final combination is one lookup per (lo id, hi id, sets needed). In play a
-# hand changes by one tile per turn, so both halves are nearly always cached.
-# The key caches are bounded by clearing; ids and vectors are kept.
+_pairs: dict[int, int] = {}
+
+
+def _pair(ia: int, ib: int) -> int:
+    """Id of the combination of two vector ids (cached)."""
+    key = (ia << 16) | ib
+    i = _pairs.get(key)
+    if i is None:
+        i = _intern(_conv(_vecs[ia], _vecs[ib]))
+        _pairs[key] = i
+    return i
+
+
+# Two suits at a time (man+pin, sou+honors) map straight to a combined id: in
+# play a hand changes by one tile per turn, so one half is nearly always
+# cached. These key caches are bounded by clearing; ids and vectors are kept.
 _HALF_LIMIT = 300_000
 _half_lo: dict[bytes, int] = {}
 _half_hi: dict[bytes, int] = {}
-_vec_ids: dict[tuple[int, ...], int] = {}
-_vecs: list[tuple[int, ...]] = []
 _final: dict[int, int] = {}
-
-
-def _intern(v: tuple[int, ...]) -> int:
-    i = _vec_ids.get(v)
-    if i is None:
-        i = len(_vecs)
-        _vecs.append(v)
-        _vec_ids[v] = i
-    return i
 
 
 def _lo(key: bytes) -> int:
     if len(_half_lo) >= _HALF_LIMIT:
         _half_lo.clear()
-    i = _intern(_conv(_vector(key[0:9], False), _vector(key[9:18], False)))
+    i = _pair(_vector_id(key[0:9], False), _vector_id(key[9:18], False))
     _half_lo[key] = i
     return i
 
@@ -192,7 +208,7 @@ def _lo(key: bytes) -> int:
 def _hi(key: bytes) -> int:
     if len(_half_hi) >= _HALF_LIMIT:
         _half_hi.clear()
-    i = _intern(_conv(_vector(key[0:9], False), _vector(key[9:16], True)))
+    i = _pair(_vector_id(key[0:9], False), _vector_id(key[9:16], True))
     _half_hi[key] = i
     return i
 
@@ -291,27 +307,102 @@ def _check_waiting_size(c: Sequence[int]) -> None:
         raise ValueError(f"waits need a hand of 3n+1 tiles, got {sum(c)}")
 
 
+# Suit slices of the 34 kinds: (start, end, honors)
+_SUIT_SLICES = ((0, 9, False), (9, 18, False), (18, 27, False), (27, 34, True))
+
+# suit key -> ((index in suit, vector id after drawing it), ...) for every draw
+# that could join a block (the kind held, or within two of a held kind).
+_draws_suit: dict[bytes, tuple[tuple[int, int], ...]] = {}
+_draws_honor: dict[bytes, tuple[tuple[int, int], ...]] = {}
+
+
+def _draws(key: bytes, honors: bool, every: bool) -> tuple[tuple[int, int], ...]:
+    table = _draws_honor if honors else _draws_suit
+    if not every:
+        hit = table.get(key)
+        if hit is not None:
+            return hit
+    arr = bytearray(key)
+    if every:
+        js: Sequence[int] = range(len(key))
+    elif honors:
+        js = [j for j in range(len(key)) if key[j]]
+    else:
+        js = sorted({i for j in range(9) if key[j] for i in range(j - 2, j + 3) if 0 <= i < 9})
+    out = []
+    for j in js:
+        arr[j] += 1
+        out.append((j, _vector_id(bytes(arr), honors)))
+        arr[j] -= 1
+    res = tuple(out)
+    if not every:
+        table[key] = res
+    return res
+
+
+def _improving(h: list[int]) -> tuple[int, list[Kind]]:
+    """Shanten of a 3n+1 hand and the kinds whose draw lowers it.
+
+    A draw changes one suit only, so each candidate costs two small-id
+    lookups (pair, final) on top of a cached per-suit list of draws.
+    """
+    base = shanten(h)
+    total = sum(h)
+    n = (total + 1) // 3
+    keys = [bytes(h[a:b]) for a, b, _ in _SUIT_SLICES]
+    ids = [_vector_id(keys[i], _SUIT_SLICES[i][2]) for i in range(4)]
+    lo = _pair(ids[0], ids[1])
+    hi = _pair(ids[2], ids[3])
+    # Chiitoitsu/kokushi can only improve if they already give the shanten;
+    # a draw then improves them by exactly one in the cases tested below, and
+    # possibly with a kind far from anything held.
+    seven = total == 13 and _chiitoitsu(h) == base
+    orphans = total == 13 and _kokushi(h) == base
+    every = seven or orphans
+    kinds = NUM_KINDS - h.count(0)
+    k13_pair = orphans and max(h[k] for k in _KOKUSHI_KINDS) >= 2
+    out: list[Kind] = []
+    pairs = _pairs
+    final = _final
+    ja: int | None
+    jb: int | None
+    for si in range(4):
+        start, _, hon = _SUIT_SLICES[si]
+        for j, vid in _draws(keys[si], hon, every):
+            if si == 0:
+                ja, jb = pairs.get((vid << 16) | ids[1]), hi
+            elif si == 1:
+                ja, jb = pairs.get((ids[0] << 16) | vid), hi
+            elif si == 2:
+                ja, jb = lo, pairs.get((vid << 16) | ids[3])
+            else:
+                ja, jb = lo, pairs.get((ids[2] << 16) | vid)
+            if ja is None:
+                ja = _pair(vid, ids[1]) if si == 0 else _pair(ids[0], vid)
+            if jb is None:
+                jb = _pair(vid, ids[3]) if si == 2 else _pair(ids[2], vid)
+            fin = final.get((ja << 24) | (jb << 3) | n)
+            sh = _combine(ja, jb, n) if fin is None else fin
+            k = start + j
+            if sh >= base and every:
+                held = h[k]
+                pairs_up = seven and (held == 1 or (held == 0 and kinds < 7))
+                new_orphan = orphans and k in YAOCHU and (held == 0 or (not k13_pair and held == 1))
+                if pairs_up or new_orphan:
+                    sh = base - 1
+            if sh < base:
+                out.append(k)
+    return base, out
+
+
 def waits(c: Sequence[int]) -> list[Kind]:
     """Kinds that complete a 3n+1 concealed hand, sorted.
 
     A kind is listed even if the hand itself holds all four copies.
     """
     _check_waiting_size(c)
-    h = list(c)
-    total = sum(h)
-    cand: set[Kind] = set()
-    for k in range(NUM_KINDS):
-        if h[k]:
-            cand.update(_NEAR[k])
-    if total == 13 and _kokushi(h) == 0:
-        cand.update(_KOKUSHI_KINDS)
-    out: list[Kind] = []
-    for k in sorted(cand):
-        h[k] += 1
-        if _regular(h) == -1 or (total == 13 and (is_chiitoitsu(h) or is_kokushi(h))):
-            out.append(k)
-        h[k] -= 1
-    return out
+    base, kinds = _improving(list(c))
+    return kinds if base == 0 else []
 
 
 def is_tenpai(c: Sequence[int]) -> bool:
@@ -330,23 +421,10 @@ def ukeire(c: Sequence[int], visible: Sequence[int] | None = None) -> dict[Kind,
     if visible is not None:
         _check_counts(visible)
     h = list(c)
-    base = shanten(h)
-    total = sum(h)
-    cand: set[Kind] = set()
-    for k in range(NUM_KINDS):
-        if h[k]:
-            cand.update(_NEAR[k])
-    # Chiitoitsu/kokushi may improve by a kind far from anything held.
-    if total == 13 and (_chiitoitsu(h) == base or _kokushi(h) == base):
-        cand = set(range(NUM_KINDS))
-    out: dict[Kind, int] = {}
-    for k in sorted(cand):
-        h[k] += 1
-        if shanten(h) < base:
-            seen = h[k] - 1 + (visible[k] if visible is not None else 0)
-            out[k] = max(0, 4 - seen)
-        h[k] -= 1
-    return out
+    _, kinds = _improving(h)
+    if visible is None:
+        return {k: max(0, 4 - h[k]) for k in kinds}
+    return {k: max(0, 4 - h[k] - visible[k]) for k in kinds}
 
 
 # --- wait shapes -----------------------------------------------------------

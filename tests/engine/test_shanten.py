@@ -334,3 +334,23 @@ def test_waits_match_brute_force_and_tenpai() -> None:
         assert is_tenpai(c) == bool(brute) == (shanten(c) == 0), c
         tenpai += bool(brute)
     assert tenpai > 200
+
+
+def test_ukeire_matches_shanten_of_every_draw() -> None:
+    rng = random.Random(6)
+    for c14 in _hands(7, 1500):
+        c = list(c14)
+        k = rng.choice([k for k in range(NUM_KINDS) if c[k]])
+        c[k] -= 1
+        base = shanten(c)
+        visible = [rng.randrange(0, 5 - min(c[j], 4)) if c[j] < 4 else 0 for j in range(34)]
+        u = ukeire(c, visible)
+        expected = set()
+        for d in range(NUM_KINDS):
+            c[d] += 1
+            if shanten(c) < base:
+                expected.add(d)
+            c[d] -= 1
+        assert set(u) == expected, c
+        for d, left in u.items():
+            assert left == max(0, 4 - c[d] - visible[d])
