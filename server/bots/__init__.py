@@ -1,0 +1,41 @@
+"""Bots: players that see only their seat's view and legal actions.
+
+``make_bot(name, seed)`` builds one by name; the same name and seed always
+play the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from server.bots.base import Bot, Hand, Inputs, read_hand
+from server.bots.efficient import EfficientBot
+from server.bots.simple import RandomBot, TsumogiriBot
+
+BOTS: dict[str, Callable[[int], Bot]] = {
+    "random": RandomBot,
+    "tsumogiri": TsumogiriBot,
+    "efficient": EfficientBot,
+}
+
+
+def make_bot(name: str, seed: int = 0) -> Bot:
+    """A bot by name (``random``, ``tsumogiri``, ``efficient``), seeded."""
+    try:
+        factory = BOTS[name]
+    except KeyError:
+        raise ValueError(f"unknown bot {name!r}; choose one of {', '.join(BOTS)}") from None
+    return factory(seed)
+
+
+__all__ = [
+    "BOTS",
+    "Bot",
+    "EfficientBot",
+    "Hand",
+    "Inputs",
+    "RandomBot",
+    "TsumogiriBot",
+    "make_bot",
+    "read_hand",
+]

@@ -1,0 +1,136 @@
+"""What every bot shares: the protocol, and reading a seat's view.
+
+A bot decides from ``view(state, seat)`` and the seat's legal actions only, so
+it cannot see other seats' tiles or the wall. For convenience (and speed: a
+random bot needs no view) ``choose`` also accepts the ``GameState`` itself;
+the bot then builds the seat's view on demand and never reads the state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from server.engine import game as engine
+from server.engine.actions import Action
+from server.engine.rules import RulesError, resolve
+from server.engine.tiles import EAST, NUM_KINDS, WIND_LETTERS, Kind, Tile, kind, tile_str
+
+
+class Bot(Protocol):
+    """A player. ``choose`` returns one of ``legal`` (never anything else)."""
+
+    name: str
+
+    def choose(
+        self,
+        obs: engine.GameState | Mapping[str, Any],
+        seat: int,
+        legal: Sequence[Action] | None = None,
+    ) -> Action: ...
+
+
+class Inputs:
+    """The view and legal actions of one decision, each built only when asked for."""
+
+    __slots__ = ("_legal", "_obs", "_view", "seat")
+
+    def __init__(
+        self,
+        obs: engine.GameState | Mapping[str, Any],
+        seat: int,
+        legal: Sequence[Action] | None,
+    ) -> None:
+        self._obs = obs
+        self.seat = seat
+        self._view: Mapping[str, Any] | None = None if isinstance(obs, engine.GameState) else obs
+        self._legal = list(legal) if legal is not None else None
+
+    @property
+    def view(self) -> Mapping[str, Any]:
+        if self._view is None:
+            assert isinstance(self._obs, engine.GameState)
+            self._view = engine.view(self._obs, self.seat)
+        return self._view
+
+    @property
+    def legal(self) -> list[Action]:
+        if self._legal is None:
+            if isinstance(self._obs, engine.GameState):
+                self._legal = engine.legal_actions(self._obs, self.seat)
+            else:
+                self._legal = [
+                    Action.from_json(a, seat=self.seat) for a in self.view["legal_actions"]
+                ]
+        return self._legal
+
+
+# Tile strings of a view -> tiles (parse_tile handles any notation and is slower).
+_TILE = {tile_str(t): t for t in range(37)}
+
+
+def _wind(letter: str) -> Kind:
+    return EAST + WIND_LETTERS.index(letter)
+
+
+@dataclass(slots=True)
+class Hand:
+    """One seat's own situation, read from its view."""
+
+    seat: int
+    tiles: list[Tile]  # concealed, including the drawn tile
+    drawn: Tile | None
+    counts: list[int]  # 34 kinds of ``tiles``
+    melds: list[tuple[str, list[Kind]]]  # (type, kinds) of own declared sets
+    visible: list[int]  # 34 kinds seen outside own concealed tiles
+    seat_wind: Kind
+    round_wind: Kind
+    riichi: bool
+    kuitan: bool
+
+    @property
+    def is_open(self) -> bool:
+        return any(t != "ankan" for t, _ in self.melds)
+
+
+def read_hand(view: Mapping[str, Any], seat: int) -> Hand:
+    """Parse the parts of a view a bot needs."""
+    me = view["players"][seat]
+    tiles = [_TILE[t] for t in me["hand"] or []]
+    drawn = _TILE[me["drawn"]] if me.get("drawn") else None
+    if drawn is not None:
+        tiles.append(drawn)
+    c = [0] * NUM_KINDS
+    for t in tiles:
+        c[kind(t)] += 1
+    visible = [0] * NUM_KINDS
+    melds: list[tuple[str, list[Kind]]] = []
+    for p in view["players"]:
+        for m in p["melds"]:
+            ks = [kind(_TILE[t]) for t in m["tiles"]]
+            for k in ks:
+                visible[k] += 1
+            if p["seat"] == seat:
+                melds.append((m["type"], ks))
+        for d in p["river"]:
+            if not d.get("called"):  # a called tile is counted in the caller's meld
+                visible[kind(_TILE[d["tile"]])] += 1
+    for t in view.get("dora_indicators", []):
+        visible[kind(_TILE[t])] += 1
+    try:
+        kuitan = resolve(view.get("rules") or "standard").kuitan
+    except (RulesError, TypeError):
+        kuitan = True
+    return Hand(
+        seat=seat,
+        tiles=tiles,
+        drawn=drawn,
+        counts=c,
+        melds=melds,
+        visible=visible,
+        seat_wind=_wind(me["wind"]),
+        round_wind=_wind(view["round"]["wind"]),
+        riichi=bool(me.get("riichi")),
+        kuitan=kuitan,
+    )

@@ -1,0 +1,202 @@
+"""The ``efficient`` bot: tile efficiency with a few rules that keep it legal and useful.
+
+* takes every win it is offered (tsumo, ron);
+* discards to minimise shanten, then maximise ukeire (unseen tiles that
+  improve the hand, counting what its view shows: kawa, melds, dora indicators);
+* declares riichi whenever it can with the best discard (closed tenpai);
+* calls pon/chi only when the call improves the hand and the open hand keeps
+  a yaku (yakuhai, tanyao with kuitan, honitsu/chinitsu); never daiminkan;
+* ankan/kakan when the kan does not worsen the hand;
+* kyuushu kyuuhai when it may and is at least 3-shanten.
+It never folds.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from server.bots.base import Hand, Inputs, read_hand
+from server.engine import game as engine
+from server.engine.actions import Action, ActionType
+from server.engine.shanten import shanten, ukeire
+from server.engine.tiles import DRAGONS, NUM_KINDS, YAOCHU, Kind, is_red, kind, parse_tile
+
+_WIN = (ActionType.TSUMO, ActionType.RON)
+
+
+def _value_kinds(h: Hand) -> frozenset[Kind]:
+    return frozenset((*DRAGONS, h.seat_wind, h.round_wind))
+
+
+def _discard_preference(k: Kind, values: frozenset[Kind]) -> int:
+    """Lower = thrown first among equally efficient discards."""
+    if k >= 27:
+        return 0 if k not in values else 2
+    n = k % 9
+    return 1 if n in (0, 8) else 3 + min(n, 8 - n)
+
+
+def _suits(kinds: list[Kind]) -> set[int]:
+    return {k // 9 for k in kinds if k < 27}
+
+
+class EfficientBot:
+    name = "efficient"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(
+        self,
+        obs: engine.GameState | Mapping[str, Any],
+        seat: int,
+        legal: Sequence[Action] | None = None,
+    ) -> Action:
+        inp = Inputs(obs, seat, legal)
+        acts = inp.legal
+        if not acts:
+            raise ValueError(f"seat {seat} has nothing to decide")
+        for a in acts:
+            if a.type in _WIN:
+                return a
+        if len(acts) == 1:
+            return acts[0]
+        types = {a.type for a in acts}
+        hand = read_hand(inp.view, seat)
+        if ActionType.DISCARD in types or ActionType.RIICHI in types:
+            return self._turn(hand, acts, types)
+        last = inp.view.get("last_discard")
+        called = parse_tile(last["tile"]) if last else None
+        return self._answer(hand, acts, called)
+
+    # own turn ------------------------------------------------------------
+
+    def _plan_violations(self, h: Hand, c: list[int]) -> int:
+        """For an open hand: concealed tiles that do not fit the yaku it called for."""
+        if not h.is_open:
+            return 0
+        values = _value_kinds(h)
+        meld_kinds = [k for _, ks in h.melds for k in ks]
+        if any(ks[0] in values and ks[0] == ks[-1] for _, ks in h.melds):
+            return 0  # yakuhai already declared
+        if any(c[v] >= 3 for v in values):
+            return 0
+        plans = []
+        if h.kuitan and all(k not in YAOCHU for k in meld_kinds):
+            plans.append(sum(c[k] for k in YAOCHU))
+        suits = _suits(meld_kinds)
+        if len(suits) == 1:
+            s = next(iter(suits))
+            plans.append(sum(c[k] for k in range(27) if k // 9 != s))
+        if any(c[v] == 2 for v in values):
+            plans.append(0)  # a value pair that may still become a set
+        return min(plans) if plans else 0
+
+    def _turn(self, h: Hand, acts: list[Action], types: set[ActionType]) -> Action:
+        c = h.counts
+        if ActionType.KYUUSHU in types and shanten(c) >= 3:
+            return next(a for a in acts if a.type is ActionType.KYUUSHU)
+        values = _value_kinds(h)
+        choices = [a for a in acts if a.type in (ActionType.DISCARD, ActionType.RIICHI)]
+        by_kind: dict[Kind, int] = {}
+        for a in choices:
+            assert a.tile is not None
+            k = kind(a.tile)
+            if k not in by_kind:
+                c[k] -= 1
+                by_kind[k] = shanten(c)
+                c[k] += 1
+        best_sh = min(by_kind.values())
+        for a in acts:
+            if a.type is ActionType.ANKAN and a.tile is not None:
+                k = kind(a.tile)
+                c[k] -= 4
+                ok = shanten(c) <= best_sh
+                c[k] += 4
+                if ok:
+                    return a
+            elif a.type is ActionType.KAKAN and a.tile is not None:
+                k = kind(a.tile)
+                c[k] -= 1
+                ok = shanten(c) <= best_sh
+                c[k] += 1
+                if ok:
+                    return a
+        scored: list[tuple[tuple[int, int, int, int, int], Action]] = []
+        uke_cache: dict[Kind, int] = {}
+        for a in choices:
+            assert a.tile is not None
+            k = kind(a.tile)
+            sh = by_kind[k]
+            if sh != best_sh:
+                continue
+            c[k] -= 1
+            if k not in uke_cache:
+                uke_cache[k] = sum(ukeire(c, h.visible).values())
+            viol = self._plan_violations(h, c)
+            c[k] += 1
+            key = (
+                viol,
+                -uke_cache[k],
+                0 if a.type is ActionType.RIICHI else 1,
+                _discard_preference(k, values),
+                # keep red fives: throw the plain five of the same kind first
+                1 if is_red(a.tile) else 0,
+            )
+            scored.append((key, a))
+        scored.sort(key=lambda x: x[0])
+        return scored[0][1]
+
+    # answering a discard ---------------------------------------------------
+
+    def _keeps_yaku(self, h: Hand, c: list[int], new_meld: list[Kind]) -> bool:
+        values = _value_kinds(h)
+        melds = [ks for _, ks in h.melds] + [new_meld]
+        if any(ks[0] == ks[-1] and ks[0] in values for ks in melds):
+            return True
+        if any(c[v] >= 3 for v in values):
+            return True
+        meld_kinds = [k for ks in melds for k in ks]
+        if h.kuitan and all(k not in YAOCHU for k in meld_kinds) and sum(c[k] for k in YAOCHU) <= 1:
+            return True
+        # honitsu/chinitsu: melds in one suit, at most one concealed tile outside it
+        suits = _suits(meld_kinds)
+        if len(suits) != 1:
+            return False
+        s = next(iter(suits))
+        return sum(c[k] for k in range(27) if k // 9 != s) <= 1
+
+    def _answer(self, h: Hand, acts: list[Action], called: int | None) -> Action:
+        pass_action = next((a for a in acts if a.type is ActionType.PASS), acts[-1])
+        if called is None or h.riichi:
+            return pass_action
+        ck = kind(called)
+        c = h.counts
+        before = shanten(c)
+        values = _value_kinds(h)
+        best: tuple[tuple[int, int], Action] | None = None
+        for a in acts:
+            if a.type not in (ActionType.PON, ActionType.CHI):
+                continue
+            own = [kind(t) for t in a.tiles]
+            for k in own:
+                c[k] -= 1
+            meld = sorted([*own, ck])
+            after = 99
+            if self._keeps_yaku(h, c, meld):
+                for d in range(NUM_KINDS):
+                    # kuikae (R11) forbids throwing the called kind right away
+                    if c[d] and d != ck:
+                        c[d] -= 1
+                        after = min(after, shanten(c))
+                        c[d] += 1
+            for k in own:
+                c[k] += 1
+            yakuhai_pon = a.type is ActionType.PON and ck in values
+            if after < before or (yakuhai_pon and after <= before):
+                key = (after, 0 if a.type is ActionType.PON else 1)
+                if best is None or key < best[0]:
+                    best = (key, a)
+        return best[1] if best is not None else pass_action

@@ -1,0 +1,367 @@
+"""Bot self-play with property checks (issue 3): full games in-process.
+
+``play_game`` drives one game with four bots through the state machine's
+public API only (``legal_actions`` / ``apply`` / ``next_round``), and checks
+after every transition:
+
+* ``check_invariants`` (tiles each in one place, points constant, ...);
+* legal actions are accepted: a sample of the listed actions other than the
+  chosen one is applied to a clone (the chosen one is applied for real);
+* random illegal actions raise ``IllegalAction`` and leave the state
+  byte-for-byte unchanged (compared by pickling);
+* no seat's view (nor a spectator's) holds another seat's concealed tiles;
+* at the end, ``replay`` of the seed and the action log gives the same game.
+
+A failed check is recorded (not raised) so a run reports every problem.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import pickle
+import random
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from server.bots import Bot, make_bot
+from server.engine import game as engine
+from server.engine.actions import Action, ActionType, IllegalAction
+from server.engine.rules import RuleSet
+from server.engine.tiles import NUM_KINDS, kind, tile_str
+
+
+@dataclass(frozen=True, slots=True)
+class Checks:
+    """Which checks run, and how often (rates are per decision / transition).
+
+    ``invariants`` runs after every transition when on. Applying every listed
+    action to a clone, building all five views and fingerprinting the state
+    cost far more than a transition, so those are sampled at random rates
+    (from a seeded generator: a run is reproducible).
+    """
+
+    invariants: bool = True
+    legal_rate: float = 0.1  # decisions at which EVERY listed action is tried on a clone
+    illegal_rate: float = 1.0  # decisions at which illegal actions are tried
+    illegal_tries: int = 2
+    view_rate: float = 1.0  # transitions after which all five views are checked
+    replay: bool = True
+
+    @classmethod
+    def none(cls) -> Checks:
+        return cls(False, 0.0, 0.0, 0, 0.0, False)
+
+
+@dataclass(slots=True)
+class Stats:
+    """Counts over one or more games."""
+
+    games: int = 0
+    rounds: int = 0
+    tsumo: int = 0
+    ron: int = 0
+    draws: Counter[str] = field(default_factory=Counter)
+    decisions: int = 0
+    seconds: float = 0.0
+    checks: Counter[str] = field(default_factory=Counter)
+    failures: list[str] = field(default_factory=list)
+
+    def add(self, other: Stats) -> None:
+        self.games += other.games
+        self.rounds += other.rounds
+        self.tsumo += other.tsumo
+        self.ron += other.ron
+        self.draws.update(other.draws)
+        self.decisions += other.decisions
+        self.seconds += other.seconds
+        self.checks.update(other.checks)
+        self.failures.extend(other.failures)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "games": self.games,
+            "rounds": self.rounds,
+            "wins": {"tsumo": self.tsumo, "ron": self.ron, "total": self.tsumo + self.ron},
+            "draws": dict(sorted(self.draws.items())),
+            "decisions": self.decisions,
+            "seconds": round(self.seconds, 3),
+            "games_per_second": round(self.games / self.seconds, 2) if self.seconds else None,
+            "checks": dict(sorted(self.checks.items())),
+            "failures": self.failures[:50],
+            "failure_count": len(self.failures),
+            "ok": not self.failures,
+        }
+
+
+def game_seed(seed: int | str, index: int) -> bytes:
+    """The wall seed of game ``index`` of a run (R6: all walls follow from it)."""
+    return hashlib.sha256(f"jantaku-selfplay:{seed}:{index}".encode()).digest()
+
+
+def bot_seed(seed: int | str, index: int, seat: int) -> int:
+    h = hashlib.sha256(f"jantaku-bot:{seed}:{index}:{seat}".encode()).digest()
+    return int.from_bytes(h[:8], "big")
+
+
+# --- checks ----------------------------------------------------------------
+
+
+def _random_action(rng: random.Random) -> Action:
+    t = rng.choice(list(ActionType))
+    tile = rng.randrange(37) if rng.random() < 0.8 else None
+    tiles = tuple(rng.randrange(37) for _ in range(rng.choice((0, 0, 2, 3))))
+    return Action(t, rng.randrange(4), tile, tiles)
+
+
+# Append-only or immutable attributes: compared by length / identity, since
+# pickling a whole game's log on every check would dominate the run time.
+_BULKY = ("log", "round_results", "start_events", "rules", "wall")
+
+
+# tile string -> kind, for the view checks (parse_tile is general and slower)
+_KIND_OF = {tile_str(t): kind(t) for t in range(37)}
+
+
+def _clone(state: engine.GameState) -> engine.GameState:
+    """``state.clone()``, sharing the append-only lists of immutable records.
+
+    The log and round results hold frozen objects only; deep-copying them on
+    every check made cloning grow with the game (tens of ms late in a hanchan).
+    """
+    memo: dict[int, Any] = {}
+    for name in _BULKY:
+        v = getattr(state, name, None)
+        if v is not None:
+            memo[id(v)] = list(v) if isinstance(v, list) else v
+    return copy.deepcopy(state, memo)
+
+
+def _mutate(a: Action, rng: random.Random) -> Action:
+    r = rng.randrange(4)
+    if r == 0:
+        return Action(a.type, rng.randrange(4), a.tile, a.tiles)
+    if r == 1:
+        return Action(rng.choice(list(ActionType)), a.seat, a.tile, a.tiles)
+    if r == 2:
+        return Action(a.type, a.seat, rng.randrange(37), a.tiles)
+    tiles = tuple(rng.randrange(37) for _ in a.tiles) if a.tiles else (rng.randrange(37),)
+    return Action(a.type, a.seat, a.tile, tiles)
+
+
+def _check_views(state: engine.GameState, fail: Callable[[str], None]) -> None:
+    for s in (None, 0, 1, 2, 3):
+        v = engine.view(state, s)
+        players = v["players"]
+        for p in players:
+            own = s is not None and p["seat"] == s
+            if not own and (p.get("hand") is not None or p.get("drawn") is not None):
+                fail(f"view of seat {s} shows the concealed tiles of seat {p['seat']}")
+        if s is None:
+            if v.get("legal_actions") or v.get("help"):
+                fail("spectator view carries legal actions or help")
+            continue
+        me = players[s]
+        if state.phase == "play":
+            n = len(me["hand"] or []) + (1 if me.get("drawn") else 0)
+            if n != me["hand_count"]:
+                fail(f"view of seat {s}: {n} own tiles but hand_count {me['hand_count']}")
+        # Everything a seat can see must be consistent with one tile set: at
+        # most four of a kind across own tiles, kawa, melds and dora indicators.
+        seen = [0] * NUM_KINDS
+        for t in [*(me["hand"] or []), *([me["drawn"]] if me.get("drawn") else [])]:
+            seen[_KIND_OF[t]] += 1
+        for p in players:
+            for m in p["melds"]:
+                for t in m["tiles"]:
+                    seen[_KIND_OF[t]] += 1
+            for d in p["river"]:
+                if not d.get("called"):
+                    seen[_KIND_OF[d["tile"]]] += 1
+        for t in v.get("dora_indicators", []):
+            seen[_KIND_OF[t]] += 1
+        if max(seen) > 4:
+            fail(f"view of seat {s} shows more than four of a kind")
+        for a in v.get("legal_actions", []):
+            if a.get("seat") != s:
+                fail(f"view of seat {s} lists an action of seat {a.get('seat')}")
+
+
+def _fingerprint(state: engine.GameState) -> bytes:
+    """Everything mutable in a state, as bytes (an illegal action must change none of it)."""
+    d = dict(vars(state))
+    bulky = [d.pop(k, None) for k in _BULKY]
+    marks = [(len(b), b[-1] if b else None) if isinstance(b, list) else id(b) for b in bulky]
+    return pickle.dumps((d, marks), protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _summary(state: engine.GameState) -> tuple[Any, ...]:
+    return (
+        state.phase,
+        tuple(state.scores),
+        state.riichi_sticks,
+        tuple(state.log),
+        tuple(state.round_results),
+        repr(getattr(state, "final", None)),
+    )
+
+
+# --- one game ----------------------------------------------------------------
+
+
+def play_game(
+    rules: RuleSet,
+    seed: bytes,
+    bots: Sequence[Bot],
+    checks: Checks = Checks(),
+    *,
+    first_dealer: int = 0,
+    check_rng: random.Random | None = None,
+    max_decisions: int = 20_000,
+) -> tuple[engine.GameState, Stats]:
+    """Play one game to the end; returns the final state and its stats."""
+    stats = Stats(games=1)
+    rng = check_rng or random.Random(seed)
+    t0 = time.perf_counter()
+    state = engine.new_game(rules, seed, first_dealer)
+    step = 0
+
+    def fail(msg: str) -> None:
+        where = f"round {state.round_index} step {step}"
+        stats.failures.append(f"{seed.hex()[:12]} {where}: {msg}")
+
+    def after_transition() -> None:
+        if checks.invariants:
+            try:
+                engine.check_invariants(state)
+            except AssertionError as exc:
+                fail(f"invariant: {exc}")
+            stats.checks["invariants"] += 1
+        if checks.view_rate and rng.random() < checks.view_rate:
+            _check_views(state, fail)
+            stats.checks["views"] += 1
+
+    after_transition()
+    while state.phase != "game_end":
+        step += 1
+        if step > max_decisions:
+            fail("game did not end")
+            break
+        if state.phase == "round_end":
+            engine.next_round(state)
+            after_transition()
+            continue
+        waiting = engine.waiting_on(state)
+        if not waiting:
+            fail(f"phase {state.phase} waits on nobody")
+            break
+        # Answers to a discard may come in any order: take a random waiting seat.
+        seat = min(waiting) if len(waiting) == 1 else rng.choice(sorted(waiting))
+        legal = engine.legal_actions(state, seat)
+        if not legal:
+            fail(f"seat {seat} is waited on but has no legal action")
+            break
+        for s in range(4):
+            if s not in waiting and engine.legal_actions(state, s):
+                fail(f"seat {s} has legal actions but is not waited on")
+        if checks.illegal_rate and rng.random() < checks.illegal_rate:
+            _check_illegal(state, rng, seat, legal, checks.illegal_tries, stats, fail)
+        action = bots[seat].choose(state, seat, legal)
+        if action not in legal:
+            fail(f"bot {bots[seat].name} chose {action!r}, not a legal action")
+            break
+        if checks.legal_rate and rng.random() < checks.legal_rate:
+            for a in legal:
+                if a == action:
+                    continue
+                try:
+                    engine.apply(_clone(state), a)
+                except IllegalAction as exc:
+                    fail(f"listed legal action {a!r} was refused: {exc}")
+                stats.checks["legal_accepted"] += 1
+        stats.decisions += 1
+        try:
+            engine.apply(state, action)
+        except IllegalAction as exc:
+            fail(f"chosen legal action {action!r} was refused: {exc}")
+            break
+        after_transition()
+    stats.seconds = time.perf_counter() - t0
+    for r in state.round_results:
+        stats.rounds += 1
+        if r.kind == "agari":
+            for w in r.wins:
+                if w.from_seat is None:
+                    stats.tsumo += 1
+                else:
+                    stats.ron += 1
+        else:
+            stats.draws[r.reason or "unknown"] += 1
+    if checks.replay and state.phase == "game_end":
+        again = engine.replay(rules, seed, state.log, first_dealer)
+        if _summary(again) != _summary(state):
+            fail("replaying the seed and the action log gave a different game")
+        stats.checks["replays"] += 1
+    return state, stats
+
+
+def _check_illegal(
+    state: engine.GameState,
+    rng: random.Random,
+    seat: int,
+    legal: list[Action],
+    n: int,
+    stats: Stats,
+    fail: Callable[[str], None],
+) -> None:
+    before = _fingerprint(state)
+    for _ in range(n):
+        # Half near-misses (a legal action with one field changed), half noise.
+        a = _mutate(rng.choice(legal), rng) if rng.random() < 0.5 else _random_action(rng)
+        if a in engine.legal_actions(state, a.seat):
+            continue
+        try:
+            engine.apply(state, a)
+        except IllegalAction:
+            pass
+        except Exception as exc:  # a crash on bad input is a failure too
+            fail(f"illegal {a!r} raised {type(exc).__name__}: {exc}")
+        else:
+            fail(f"illegal {a!r} was accepted")
+        stats.checks["illegal_refused"] += 1
+    if _fingerprint(state) != before:
+        fail("an illegal action changed the state")
+
+
+def run_games(
+    rules: RuleSet,
+    names: Sequence[str],
+    games: int,
+    seed: int | str = 0,
+    checks: Checks = Checks(),
+    progress: Callable[[int, Stats], None] | None = None,
+) -> Stats:
+    """Play ``games`` games with bots by name (4 names, seat order)."""
+    if len(names) != 4:
+        raise ValueError("four bots are needed, one per seat")
+    total = Stats()
+    for g in range(games):
+        bots = [make_bot(n, bot_seed(seed, g, s)) for s, n in enumerate(names)]
+        _, st = play_game(
+            rules, game_seed(seed, g), bots, checks, check_rng=random.Random(bot_seed(seed, g, 9))
+        )
+        total.add(st)
+        if progress is not None:
+            progress(g, total)
+    return total
+
+
+def parse_bots(spec: str) -> list[str]:
+    """``"efficient,random"`` -> four names, the list repeated to fill the seats."""
+    names = [s.strip() for s in spec.split(",") if s.strip()]
+    if not names or 4 % len(names):
+        raise ValueError("--bots takes 1, 2 or 4 comma-separated bot names")
+    return (names * 4)[:4]

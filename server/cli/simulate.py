@@ -1,0 +1,85 @@
+"""``jantaku simulate``: bot games in-process, with the self-play property checks.
+
+Prints games, rounds, wins (tsumo/ron), draws by type, games/s and the check
+counts; ``--json`` prints one JSON object instead. Exit status 0 when every
+check passed, 1 when any failed, 2 on bad arguments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from server.bots import BOTS
+from server.bots.selfplay import Checks, Stats, parse_bots, run_games
+from server.engine.rules import LENGTHS, PRESETS, RulesError, preset
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--games", type=int, default=10, help="number of games (default 10)")
+    parser.add_argument("--seed", default="0", help="run seed: every wall and bot follows from it")
+    parser.add_argument(
+        "--bots",
+        default="efficient,efficient,random,random",
+        help=f"bot per seat, comma-separated, from: {', '.join(BOTS)}",
+    )
+    parser.add_argument("--rules", choices=sorted(PRESETS), default="standard")
+    parser.add_argument("--length", choices=LENGTHS, default=None, help="override game length")
+    parser.add_argument(
+        "--checks",
+        choices=("full", "invariants", "none"),
+        default="full",
+        help="full: every check; invariants: check_invariants only; none: just play",
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def _checks(name: str) -> Checks:
+    if name == "full":
+        return Checks()
+    if name == "invariants":
+        return Checks(True, 0.0, 0.0, 0, 0.0, False)
+    return Checks.none()
+
+
+def _print_text(stats: Stats, names: list[str]) -> None:
+    d = stats.to_json()
+    print(f"bots       {','.join(names)}")
+    print(f"games      {d['games']}  ({d['games_per_second']} games/s, {d['seconds']} s)")
+    print(f"rounds     {d['rounds']}")
+    w = d["wins"]
+    print(f"wins       {w['total']}  (tsumo {w['tsumo']}, ron {w['ron']})")
+    draws = ", ".join(f"{k} {v}" for k, v in d["draws"].items()) or "none"
+    print(f"draws      {sum(d['draws'].values())}  ({draws})")
+    checks = ", ".join(f"{k} {v}" for k, v in d["checks"].items()) or "none"
+    print(f"checks     {checks}")
+    if stats.failures:
+        print(f"FAILED     {len(stats.failures)} check(s):")
+        for f in stats.failures[:50]:
+            print(f"  {f}")
+    else:
+        print("all checks passed")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        names = parse_bots(args.bots)
+        unknown = [n for n in names if n not in BOTS]
+        if unknown:
+            raise ValueError(f"unknown bot {unknown[0]!r}; choose from {', '.join(BOTS)}")
+        if args.games < 1:
+            raise ValueError("--games must be at least 1")
+        rules = preset(args.rules)
+        if args.length:
+            rules = rules.with_overrides(length=args.length)
+    except (ValueError, RulesError) as exc:
+        print(f"jantaku simulate: {exc}", file=sys.stderr)
+        return 2
+    stats = run_games(rules, names, args.games, args.seed, _checks(args.checks))
+    if args.json:
+        out = {"bots": names, "rules": rules.name, "length": rules.length, **stats.to_json()}
+        print(json.dumps(out))
+    else:
+        _print_text(stats, names)
+    return 1 if stats.failures else 0
