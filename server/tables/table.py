@@ -235,8 +235,7 @@ class Table:
 
     def start(self, start_events: list[Event]) -> None:
         """Publish the game's first events and begin processing the queue."""
-        self._publish(start_events, [])
-        self._after_step()
+        self._step(start_events, [])
         self.task = asyncio.get_running_loop().create_task(self.run(), name=f"table-{self.game_id}")
 
     def post_stop(self) -> None:
@@ -406,8 +405,7 @@ class Table:
             data={**action.to_json(), "source": source},
             seats=[action.seat],
         )
-        self._publish(events, [row])
-        self._after_step()
+        self._step(events, [row])
 
     def _on_timeout(self, msg: _Timeout) -> None:
         d = self.decisions.get(msg.seat)
@@ -492,9 +490,10 @@ class Table:
             self._next_round_handle = self._later(
                 self.config.round_end_pause, _NextRound(self._next_round_token)
             )
-            # Only bots (or nobody) at the table: no one needs the pause.
+            # Only bots (or nobody) at the table: no one needs the pause. Queued,
+            # not called, so that this step's views go out before the next round's.
             if self._all_continued():
-                self._start_next_round()
+                self.post(_NextRound(self._next_round_token))
         elif phase == "game_end" and not self.finished:
             self._finish()
 
@@ -520,8 +519,7 @@ class Table:
         for st in self.seats:
             st.bank = self.bank_seconds  # the bank is per round
         events = engine.next_round(self.state)
-        self._publish(events, [])
-        self._after_step()
+        self._step(events, [])
 
     def _save_hands(self) -> None:
         results = self.state.round_results
@@ -558,9 +556,6 @@ class Table:
             for f in self.state.final or ()
         ]
         self.sink.finish(self.game_id, results, "finished")
-        frame = self._game_over_frame()
-        for conn in self._conns():
-            conn.send(frame)
         if self.on_finished is not None:
             self.on_finished(self)
 
@@ -599,6 +594,20 @@ class Table:
             return _dumps({"type": "event", "version": version, "event": ev.to_json()})
         return _dumps({"type": "event", "version": version})
 
+    def _step(self, events: list[Event], rows: list[RecordRow]) -> None:
+        """Send and record ``events``, move timers and rounds on, then send fresh views."""
+        was_finished = self.finished
+        self._publish(events, rows)
+        # Before the views, so that they carry the new decisions' timers.
+        self._after_step()
+        conns = self._conns()
+        if events:
+            self._send_views(conns)
+        if self.finished and not was_finished:
+            frame = self._game_over_frame()
+            for conn in conns:
+                conn.send(frame)
+
     def _publish(self, events: list[Event], rows: list[RecordRow]) -> None:
         rows = list(rows)
         conns = self._conns()
@@ -625,8 +634,6 @@ class Table:
                     conn.send(hidden)
         if rows:
             self.sink.record(self.game_id, rows)
-        if events:
-            self._send_views(conns)
 
     def _timer_json(self, seat: int | None) -> dict[str, Any] | None:
         if seat is None or not self.timed:

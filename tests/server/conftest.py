@@ -13,6 +13,7 @@ import pytest
 import uvicorn
 
 from server.api.app import create_app
+from server.db import migrate
 from server.settings import Settings
 from server.tables.table import BotFactory
 
@@ -94,6 +95,7 @@ def make_server() -> Iterator[Callable[..., LiveServer]]:
     servers: list[LiveServer] = []
 
     def make(db_url: str, bot_factory: BotFactory | None = None, **overrides: Any) -> LiveServer:
+        migrate.upgrade(db_url)  # as `jantaku serve` does; a no-op when already at head
         srv = LiveServer(db_url, bot_factory, **overrides).start()
         servers.append(srv)
         return srv
@@ -101,3 +103,18 @@ def make_server() -> Iterator[Callable[..., LiveServer]]:
     yield make
     for srv in servers:
         srv.stop()
+
+
+def bot_table(
+    srv: LiveServer, rules: dict[str, Any] | None = None, level: str = "tsumogiri"
+) -> tuple[httpx.Client, dict[str, Any], int]:
+    """One human (the host) and three bots at a started table: (client, guest, game id)."""
+    client, g = srv.guest("Solo")
+    r = client.post("/api/lobbies", json={"rules": rules or {"preset": "standard"}})
+    assert r.status_code == 200, r.text
+    code = r.json()["code"]
+    for _ in range(3):
+        assert client.post(f"/api/lobbies/{code}/bots", json={"level": level}).status_code == 200
+    r = client.post(f"/api/lobbies/{code}/start")
+    assert r.status_code == 200, r.text
+    return client, g, r.json()["game"]["id"]

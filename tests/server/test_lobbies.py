@@ -1,0 +1,199 @@
+"""Guest identity and lobby routes over HTTP, with live pushes on the lobby socket."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.server.wsclient import lobby_listener
+
+
+@pytest.fixture
+def srv(sqlite_url: str, make_server: Any) -> Any:
+    return make_server(sqlite_url)
+
+
+def test_guest_cookie_and_bearer(srv: Any) -> None:
+    client, g = srv.guest("Aoi")
+    assert g["player"]["name"] == "Aoi" and len(g["token"]) >= 40
+    cookie = client.cookies.get("jantaku_token")
+    assert cookie == g["token"]
+    set_cookie = client.post("/api/guest", json={"name": "Other"}).headers["set-cookie"]
+    assert "httponly" in set_cookie.lower() and "samesite=lax" in set_cookie.lower()
+    client.cookies.set("jantaku_token", g["token"])
+    assert client.get("/api/me").json() == g["player"]
+    with httpx.Client(base_url=srv.http) as bare:
+        assert bare.get("/api/me").status_code == 401
+        r = bare.get("/api/me", headers={"Authorization": f"Bearer {g['token']}"})
+        assert r.json() == g["player"]
+        r = bare.get("/api/me", headers={"Authorization": "Bearer wrong"})
+        assert r.status_code == 401 and r.json()["detail"]["code"] == "auth_required"
+        for name in ("", "   ", "x" * 33):
+            assert bare.post("/api/guest", json={"name": name}).status_code == 422
+        assert bare.post("/api/guest", json={"name": "ok", "admin": True}).status_code == 422
+
+
+def test_token_stored_only_as_hmac(srv: Any) -> None:
+    from sqlalchemy import create_engine, text
+
+    _client, g = srv.guest("Aoi")
+    engine = create_engine(srv.settings.database_url)
+    try:
+        with engine.connect() as conn:
+            stored = conn.execute(text("SELECT token_hash FROM players")).scalars().all()
+    finally:
+        engine.dispose()
+    assert g["token"] not in stored and len(stored) == 1 and len(stored[0]) == 64
+
+
+def test_create_with_preset_and_overrides(srv: Any) -> None:
+    host, _ = srv.guest("Host")
+    r = host.post("/api/lobbies", json={"rules": "tenhou"})
+    assert r.status_code == 200
+    assert r.json()["rules"]["uma"] == [20, 10, -10, -20]
+    rules = {"preset": "majsoul", "length": "tonpuu", "red_fives": 0, "think_seconds": 0}
+    lobby = host.post("/api/lobbies", json={"rules": rules, "seat_mode": "draw"}).json()
+    assert lobby["rules"]["name"] == "majsoul" and lobby["rules"]["length"] == "tonpuu"
+    assert lobby["rules"]["red_fives"] == 0 and lobby["rules"]["multiple_ron"] == "triple"
+    assert lobby["seat_mode"] == "draw" and len(lobby["code"]) >= 16
+    assert lobby["slots"][0]["player"]["name"] == "Host"
+    assert lobby["invite_path"].endswith(lobby["code"])
+
+
+@pytest.mark.parametrize(
+    ("rules", "needle"),
+    [
+        ("nosuch", "unknown rules preset"),
+        ({"preset": "standard", "red_fives": 2}, "red_fives"),
+        ({"preset": "standard", "colour": "red"}, "colour"),
+        ({"preset": "standard", "uma": [10, 10, 10, 10]}, "uma"),
+        ({"preset": "standard", "length": "forever"}, "length"),
+        ({"preset": "standard", "think_seconds": -1}, "think_seconds"),
+    ],
+)
+def test_bad_rules_refused(srv: Any, rules: Any, needle: str) -> None:
+    host, _ = srv.guest("Host")
+    r = host.post("/api/lobbies", json={"rules": rules})
+    assert r.status_code == 422
+    assert r.json()["detail"]["code"] == "bad_rules" and needle in r.json()["detail"]["message"]
+
+
+def test_join_seats_bots_ready_start(srv: Any) -> None:
+    host, hg = srv.guest("Host")
+    a, ag = srv.guest("A")
+    b, _ = srv.guest("B")
+    c, _ = srv.guest("C")
+    code = host.post("/api/lobbies", json={"rules": {"preset": "standard"}}).json()["code"]
+    u = f"/api/lobbies/{code}"
+    assert a.post(f"{u}/join", json={"slot": 2}).json()["slots"][2]["player"]["name"] == "A"
+    r = b.post(f"{u}/join", json={"slot": 2})
+    assert r.status_code == 409 and r.json()["detail"]["code"] == "slot_taken"
+    assert a.post(f"{u}/join", json={}).json()["detail"]["code"] == "already_member"
+    # Non-hosts cannot manage bots, start or change the rules.
+    assert a.post(f"{u}/bots", json={"level": "random"}).json()["detail"]["code"] == "not_host"
+    assert a.post(f"{u}/start").json()["detail"]["code"] == "not_host"
+    assert a.patch(u, json={"rules": "tenhou"}).status_code == 403
+    r = host.post(f"{u}/bots", json={"level": "genius"})
+    assert r.status_code == 422
+    lobby = host.post(f"{u}/bots", json={"level": "random", "slot": 1}).json()
+    assert lobby["slots"][1]["bot"] == "random" and lobby["slots"][1]["ready"]
+    assert a.post(f"{u}/seat", json={"slot": 3}).json()["slots"][3]["player"]["name"] == "A"
+    assert c.post(f"{u}/join", json={}).json()["slots"][2]["player"]["name"] == "C"
+    r = b.post(f"{u}/join", json={})
+    assert r.status_code == 409 and r.json()["detail"]["code"] == "lobby_full"
+    r = host.post(f"{u}/start")
+    assert r.status_code == 409 and "not ready: " in r.json()["detail"]["message"]
+    a.post(f"{u}/ready", json={"ready": True})
+    c.post(f"{u}/ready", json={"ready": True})
+    # Changing the rules clears every ready flag (people agreed to the old ones).
+    lobby = host.patch(u, json={"rules": {"preset": "standard", "length": "tonpuu"}}).json()
+    assert not lobby["slots"][3]["ready"] and lobby["rules"]["length"] == "tonpuu"
+    assert host.post(f"{u}/start").status_code == 409
+    a.post(f"{u}/ready", json={"ready": True})
+    c.post(f"{u}/ready", json={"ready": True})
+    r = host.post(f"{u}/start")
+    assert r.status_code == 200, r.text
+    lobby = r.json()
+    assert lobby["status"] == "playing"
+    game = lobby["game"]
+    names = [s["name"] for s in game["seats"]]
+    assert names == ["Host", "Bot (random)", "C", "A"]  # choose mode: slot = seat
+    assert game["first_dealer"] == (sum(game["dice"]) - 1) % 4
+    assert all(1 <= d <= 6 for d in game["dice"])
+    assert host.post(f"{u}/start").json()["detail"]["code"] == "not_open"
+    assert b.post(f"{u}/join", json={}).json()["detail"]["code"] == "not_open"
+    assert host.get(f"/api/games/{game['id']}").json()["status"] == "live"
+    assert host.get(f"/api/games/{game['id']}").json()["events"] == []
+    assert hg["player"]["id"] != ag["player"]["id"]
+
+
+def test_leave_passes_host_and_closes_empty_lobby(srv: Any) -> None:
+    host, _ = srv.guest("Host")
+    a, ag = srv.guest("A")
+    code = host.post("/api/lobbies", json={}).json()["code"]
+    u = f"/api/lobbies/{code}"
+    a.post(f"{u}/join", json={})
+    lobby = host.post(f"{u}/leave").json()
+    assert lobby["host_id"] == ag["player"]["id"]
+    assert a.post(f"{u}/leave").json()["status"] == "closed"
+    assert host.post(f"{u}/leave").json()["detail"]["code"] == "not_open"
+
+
+def test_draw_mode_shuffles_seats(sqlite_url: str, make_server: Any) -> None:
+    srv = make_server(sqlite_url, bot_delay_seconds=600.0)  # the tables need not play
+    seen = set()
+    for _ in range(12):
+        host, _ = srv.guest("Host")
+        code = host.post("/api/lobbies", json={"seat_mode": "draw"}).json()["code"]
+        for level in ("random", "efficient", "tsumogiri"):
+            host.post(f"/api/lobbies/{code}/bots", json={"level": level})
+        game = host.post(f"/api/lobbies/{code}/start").json()["game"]
+        seen.add(next(s["seat"] for s in game["seats"] if s["name"] == "Host"))
+    assert len(seen) > 1  # 12 draws all putting the host in one seat: p = 4 * (1/4)**12
+
+
+def test_unknown_code_and_join_rate_limit(sqlite_url: str, make_server: Any) -> None:
+    srv = make_server(sqlite_url, join_rate_per_minute=5)
+    a, _ = srv.guest("A")
+    codes = [a.get("/api/lobbies/nope").status_code for _ in range(5)]
+    assert codes == [404] * 5
+    r = a.post("/api/lobbies/nope/join", json={})
+    assert r.status_code == 429 and r.json()["detail"]["code"] == "rate_limited"
+    assert int(r.headers["retry-after"]) >= 1
+
+
+async def test_lobby_changes_pushed_live(srv: Any) -> None:
+    host, _ = srv.guest("Host")
+    a, ag = srv.guest("A")
+    code = host.post("/api/lobbies", json={}).json()["code"]
+    ws = await lobby_listener(srv.ws, code, ag["token"])
+
+    async def next_lobby() -> dict[str, Any]:
+        msg = json.loads(await asyncio.wait_for(ws.recv(), 5))
+        assert msg["type"] == "lobby"
+        return msg["lobby"]
+
+    assert (await next_lobby())["slots"][1]["player"] is None
+    a.post(f"/api/lobbies/{code}/join", json={"slot": 1})
+    assert (await next_lobby())["slots"][1]["player"]["name"] == "A"
+    host.post(f"/api/lobbies/{code}/bots", json={"level": "random"})
+    assert (await next_lobby())["slots"][2]["bot"] == "random"
+    a.post(f"/api/lobbies/{code}/ready", json={"ready": True})
+    assert (await next_lobby())["slots"][1]["ready"] is True
+    await ws.send("garbage")
+    err = json.loads(await asyncio.wait_for(ws.recv(), 5))
+    assert err["type"] == "error" and err["code"] == "bad_json"
+    await ws.close()
+
+
+def test_health_and_docs(srv: Any) -> None:
+    with httpx.Client(base_url=srv.http) as c:
+        h = c.get("/api/health").json()
+        assert h["status"] == "ok" and h["database"] == "ok" and h["tables"] == 0
+        assert c.get("/docs").status_code == 200
+        paths = c.get("/openapi.json").json()["paths"]
+        assert "/api/lobbies/{code}/start" in paths and "/api/games" in paths

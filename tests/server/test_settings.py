@@ -1,0 +1,54 @@
+"""Settings: environment variables, and refusing an unsafe secret outside development."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import ValidationError
+
+from server.settings import DEV_SECRET, Settings, normalize_db_url
+
+
+def test_development_allows_default_secret(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("JANTAKU_SECRET", raising=False)
+    monkeypatch.delenv("JANTAKU_ENV", raising=False)
+    s = Settings(_env_file=None)  # type: ignore[call-arg]
+    assert s.env == "development" and s.secret == DEV_SECRET
+    assert s.database_url == "sqlite:///./jantaku.db"
+
+
+@pytest.mark.parametrize("secret", [None, DEV_SECRET, "short", "x" * 31])
+def test_production_refuses_unsafe_secret(
+    monkeypatch: pytest.MonkeyPatch, secret: str | None
+) -> None:
+    monkeypatch.setenv("JANTAKU_ENV", "production")
+    if secret is None:
+        monkeypatch.delenv("JANTAKU_SECRET", raising=False)
+    else:
+        monkeypatch.setenv("JANTAKU_SECRET", secret)
+    with pytest.raises(ValidationError, match="JANTAKU_SECRET"):
+        Settings(_env_file=None)  # type: ignore[call-arg]
+
+
+def test_environment_variables(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("JANTAKU_ENV", "production")
+    monkeypatch.setenv("JANTAKU_SECRET", "s" * 40)
+    monkeypatch.setenv("DATABASE_URL", "postgresql://u:p@db:5432/jantaku")
+    monkeypatch.setenv("JANTAKU_PORT", "9000")
+    s = Settings(_env_file=None)  # type: ignore[call-arg]
+    assert s.port == 9000
+    assert s.sqlalchemy_url == "postgresql+psycopg://u:p@db:5432/jantaku"
+
+
+def test_dotenv_file(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.delenv("JANTAKU_ENV", raising=False)
+    monkeypatch.delenv("JANTAKU_SECRET", raising=False)
+    env = tmp_path / ".env"
+    env.write_text("JANTAKU_ENV=test\nJANTAKU_SECRET=" + "k" * 40 + "\nJANTAKU_PORT=8123\n")
+    s = Settings(_env_file=str(env))  # type: ignore[call-arg]
+    assert (s.env, s.port) == ("test", 8123)
+
+
+def test_normalize_db_url() -> None:
+    assert normalize_db_url("postgres://a@b/c") == "postgresql+psycopg://a@b/c"
+    assert normalize_db_url("sqlite:///x.db") == "sqlite:///x.db"
+    assert normalize_db_url("postgresql+psycopg://a@b/c") == "postgresql+psycopg://a@b/c"
