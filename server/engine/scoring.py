@@ -31,7 +31,6 @@ from server.engine.tiles import (
     Kind,
     Tile,
     dora_of,
-    is_red,
     kind,
     tile_str,
 )
@@ -199,12 +198,14 @@ def _payment_total(payments: dict[str, int]) -> int:
 _TILES = frozenset(range(RED_5S + 1))
 # Kind of each tile value, red fives mapped to their five (a list index is faster than kind()).
 _KIND = [kind(t) for t in range(RED_5S + 1)]
+_DORA_OF = [dora_of(kind(t)) for t in range(RED_5S + 1)]
 
 
 def _validate(
     concealed: Sequence[Tile], melds: Sequence[Meld], ctx: WinContext, rules: RuleSet
-) -> tuple[list[int], list[int]]:
-    """Check the input; return the concealed and the whole hand's count arrays."""
+) -> tuple[list[int], list[int], int]:
+    """Check the input; return the concealed and the whole hand's count arrays and
+    the number of red fives."""
     if len(melds) > 4:
         raise _bad("melds: at most 4 melds")
     if not _TILES.issuperset(concealed):
@@ -292,7 +293,7 @@ def _validate(
             raise _bad(f"{name}: tenhou is the dealer's, chiihou a non-dealer's")
         if riichi or ctx.rinshan or ctx.haitei:
             raise _bad(f"{name}: cannot combine with riichi, rinshan or haitei")
-    return c, full
+    return c, full, len(reds)
 
 
 def _tile_name(t: object) -> str:
@@ -382,7 +383,7 @@ def score_hand(
     Picks the highest-scoring reading (R21). Raises ScoreError with code
     "not_agari", "no_yaku" or "bad_input".
     """
-    c, full = _validate(concealed, melds, ctx, rules)
+    c, full, aka = _validate(concealed, melds, ctx, rules)
     win = _KIND[ctx.win_tile]
     menzen = not any(m.is_open for m in melds)
     readings = readings_of(c, melds, win, ctx.tsumo)
@@ -394,7 +395,7 @@ def score_hand(
     best_key: tuple[int, int, int, int] = (-1, 0, 0, 0)
     situ = _situation_yaku(ctx, menzen)
     shape = hand_yaku(full, menzen, rules)
-    dora, aka, ura = _dora(concealed, melds, full, ctx, rules)
+    dora, ura = _dora(full, ctx)
     hand_ym = hand_yakuman(full, c, win, bool(melds), rules)
     if ctx.tenhou:
         hand_ym.insert(0, ("tenhou", 1))
@@ -441,24 +442,13 @@ def score_hand(
     )
 
 
-def _dora(
-    concealed: Sequence[Tile],
-    melds: Sequence[Meld],
-    full: list[int],
-    ctx: WinContext,
-    rules: RuleSet,
-) -> tuple[int, int, int]:
-    """Dora, red fives and ura (R5, R21: ura only with riichi)."""
-    dora = sum(full[dora_of(kind(i))] for i in ctx.dora_indicators)
-    aka = 0
-    if rules.red_fives:
-        aka = sum(1 for t in concealed if is_red(t)) + sum(
-            1 for m in melds for t in m.tiles if is_red(t)
-        )
+def _dora(full: list[int], ctx: WinContext) -> tuple[int, int]:
+    """Dora and ura (R5, R21: ura only with riichi)."""
+    dora = sum(full[_DORA_OF[i]] for i in ctx.dora_indicators)
     ura = 0
     if ctx.riichi or ctx.double_riichi:
-        ura = sum(full[dora_of(kind(i))] for i in ctx.ura_indicators)
-    return dora, aka, ura
+        ura = sum(full[_DORA_OF[i]] for i in ctx.ura_indicators)
+    return dora, ura
 
 
 # --- settlement (R19, R20, R24) -------------------------------------------

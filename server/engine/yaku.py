@@ -138,13 +138,14 @@ def hand_yakuman(
     ``concealed`` counts the concealed tiles including the winning tile.
     """
     out: list[tuple[str, int]] = []
-    total = sum(full)
+    man_pin = sum(full[0:18])
     honors = sum(full[27:])
-    if honors == total:
+    souzu = sum(full[18:27])
+    if man_pin + souzu == 0:
         out.append(("tsuuiisou", 1))
-    elif honors == 0 and sum(full[k] for k in TERMINALS) == total:
+    elif honors == 0 and sum(full[k] for k in TERMINALS) == man_pin + souzu:
         out.append(("chinroutou", 1))
-    if sum(full[k] for k in GREEN) == total:
+    if man_pin == 0 and sum(full[k] for k in GREEN) == souzu + honors:
         out.append(("ryuuiisou", 1))
     if not has_melds:
         ch = _chuuren(concealed, win)
