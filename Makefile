@@ -25,7 +25,14 @@ typecheck: $(STAMP)
 pytest: $(STAMP)
 	$(BIN)/pytest $(PYTEST_ARGS)
 
-test: lint typecheck pytest
+test: lint typecheck browser-deps pytest
+
+# Chromium for the browser tests (tests/web): Debian's package, never Playwright's own
+# download. Idempotent; installs only when missing and running as root (CI), else says how.
+browser-deps:
+	@if command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ]; then :; \
+	elif [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
+	else echo "browser-deps: Chromium missing; install it with: sudo apt-get install chromium"; fi
 
 bench: $(STAMP)
 	$(BIN)/python bench/selfplay.py

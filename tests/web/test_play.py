@@ -77,3 +77,70 @@ def test_full_game_by_clicking_until_standings(
     assert all(u.startswith(app_server.url) for u in me.requests), me.requests
     assert me.errors == []
     me.context.close()
+
+
+def _en() -> dict[str, str]:
+    import json
+
+    from tests.web.conftest import ROOT
+
+    data: dict[str, str] = json.loads((ROOT / "web/i18n/en.json").read_text(encoding="utf-8"))
+    return data
+
+
+def _start_with_bots(person: Any, artifacts: Path | None = None) -> None:
+    page = person.page
+    create_lobby(page, length="tonpuu")
+    add_bots(page, [1, 2, 3])
+    page.get_by_test_id("start").click()
+    page.locator(".hand-tiles .tile").first.wait_for()
+
+
+def test_win_screen_lists_yaku_han_fu_and_score_changes(
+    browser: Any, app_server: AppServer, artifacts: Path
+) -> None:
+    """Play until someone wins; the card shows exactly what the agari event says."""
+    me = open_person(browser, app_server.url, "Kai")
+    page = me.page
+    _start_with_bots(me)
+
+    def agari_shown() -> bool:
+        st = table_state(page)
+        return bool(st and st["overlay"] == "agari")
+
+    play_until([page], agari_shown, Stats(), deadline_s=240)
+    page.screenshot(path=str(artifacts / "win.png"))
+    ev = _events(me.frames, "agari")[-1]
+    en = _en()
+    winners = page.locator("[data-testid=winner]")
+    assert winners.count() == len(ev["winners"])
+    for i, w in enumerate(ev["winners"]):
+        box = winners.nth(i)
+        items = box.locator("[data-testid=yaku-list] li")
+        expected = [(y["id"], f"yakuman ×{y['multiplier']}") for y in w["yakuman"]]
+        expected += [(y["id"], f"{y['han']} han") for y in w["yaku"]]
+        expected += [(k, f"{w[k]} han") for k in ("dora", "aka", "ura") if w[k] > 0]
+        assert len(expected) >= 1
+        assert items.count() == len(expected)
+        for j, (yid, value) in enumerate(expected):
+            li = items.nth(j)
+            assert li.get_attribute("data-yaku") == yid
+            text = li.inner_text()
+            assert en[f"yaku.{yid}"] in text and value in text, (yid, text)
+        summary = box.get_by_test_id("result-summary").inner_text()
+        assert f"{w['points']} points" in summary
+        if not w["yakuman"]:
+            assert f"{w['han']} han" in summary and f"{w['fu']} fu" in summary
+        # The hand shown is the winner's: concealed tiles with the winning tile apart.
+        shown = box.locator(".result-hand > .tiles-row:not(.melds) .tile")
+        tiles = [shown.nth(k).get_attribute("data-tile") for k in range(shown.count())]
+        assert sorted(t or "" for t in tiles) == sorted(w["hand"])
+        assert box.locator(".win-tile .tile").get_attribute("data-tile") == w["win_tile"]
+    rows = page.locator("[data-testid=deltas] tr").all()[1:]
+    assert len(rows) == 4
+    for s, row in enumerate(rows):
+        cells = row.locator("td").all_inner_texts()
+        d = ev["deltas"][s]
+        assert cells[1] == (f"+{d}" if d > 0 else str(d))
+        assert cells[2] == str(ev["scores"][s])
+    me.context.close()

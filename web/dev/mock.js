@@ -64,3 +64,9 @@ export const results = {
   },
   final: [{ seat: 0, points: 41200, rank: 1, score: 41.2 + 20 + 10 }, { seat: 2, points: 30100, rank: 2, score: 5.1 }, { seat: 3, points: 20000, rank: 3, score: -15 }, { seat: 1, points: 8700, rank: 4, score: -31.3 }],
 };
+
+// Own turn, tenpai after the draw: riichi is allowed with two declaration tiles.
+views.riichi = structuredClone(views.discard);
+views.riichi.legal_actions = views.discard.legal_actions
+  .filter((a) => a.type === "discard")
+  .concat([{ type: "riichi", seat: 0, tile: "3s" }, { type: "riichi", seat: 0, tile: "7s" }, { type: "tsumo", seat: 0 }]);

@@ -5,7 +5,11 @@ import { t, onLangChange } from "./i18n.js";
 import { renderTable, tickTimer } from "./table.js";
 
 export class GameScreen {
-  constructor(root, gameId) {
+  /**
+   * opts.connect(handlers) opens the table socket (default: a LiveSocket to the server);
+   * opts.returnPoints skips asking the server for the rules. Both exist for the mock page.
+   */
+  constructor(root, gameId, opts = {}) {
     this.root = root;
     this.gameId = gameId;
     this.version = null;
@@ -26,14 +30,19 @@ export class GameScreen {
     this.onKey = (e) => this.key(e);
     document.addEventListener("keydown", this.onKey);
     this.offLang = onLangChange(() => this.render());
-    api.game(gameId).then(
-      (g) => {
-        const rules = g && g.rules;
-        if (rules && typeof rules === "object" && rules.return_points) this.returnPoints = rules.return_points;
-      },
-      () => {},
-    );
-    this.sock = new LiveSocket(`/ws/table/${encodeURIComponent(gameId)}`, {
+    if (opts.returnPoints) {
+      this.returnPoints = opts.returnPoints;
+    } else {
+      api.game(gameId).then(
+        (g) => {
+          const rules = g && g.rules;
+          if (rules && typeof rules === "object" && rules.return_points) this.returnPoints = rules.return_points;
+        },
+        () => {},
+      );
+    }
+    const connect = opts.connect || ((handlers) => new LiveSocket(`/ws/table/${encodeURIComponent(gameId)}`, handlers));
+    this.sock = connect({
       hello: () => ({ type: "hello", last_version: this.version, spectate: false }),
       onMessage: (m) => this.message(m),
       onStatus: (s) => {

@@ -13,7 +13,7 @@ function el(tag, cls, text) {
 function nameOf(ctx, seat) {
   const p = (ctx.players || []).find((x) => x.seat === seat);
   if (!p) return `#${seat + 1}`;
-  return p.name || (p.bot ? t("lobby.bot", { level: t(`bot.${p.bot}`) }) : `#${seat + 1}`);
+  return p.name || (p.bot ? t("bot.named", { n: seat + 1, level: t(`bot.${p.bot}`) }) : `#${seat + 1}`);
 }
 
 function signed(n) {

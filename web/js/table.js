@@ -65,7 +65,7 @@ function riverEl(player, dora) {
 function nameOf(players, seat) {
   const p = players && players.find((x) => x.seat === seat);
   if (!p) return `#${seat + 1}`;
-  return p.name || (p.bot ? t("lobby.bot", { level: t(`bot.${p.bot}`) }) : `#${seat + 1}`);
+  return p.name || (p.bot ? t("bot.named", { n: seat + 1, level: t(`bot.${p.bot}`) }) : `#${seat + 1}`);
 }
 
 function plateEl(ctx, player) {

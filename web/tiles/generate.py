@@ -202,7 +202,8 @@ def bird() -> str:
         + f'<circle cx="26" cy="15" r="6.5" fill="{GREEN}"/>'
         + f'<circle cx="24.5" cy="13.5" r="1.6" fill="{FACE}"/>'
         + f'<path d="M20.5 13 L12 17 L20.5 18 Z" fill="{RED}"/>'
-        + f'<circle cx="29" cy="7" r="2.2" fill="{RED}"/><circle cx="33" cy="9.5" r="2" fill="{RED}"/>'
+        + f'<circle cx="29" cy="7" r="2.2" fill="{RED}"/>'
+        + f'<circle cx="33" cy="9.5" r="2" fill="{RED}"/>'
         + f'<path d="M29 54 L26 66 M35 54 L36 66" stroke="{RED}" stroke-width="2.2" '
         'stroke-linecap="round"/>'
     )
@@ -350,10 +351,17 @@ def all_tiles() -> dict[str, str]:
     return out
 
 
+def write_all(out: Path = OUT) -> list[str]:
+    """Write every tile file into ``out``; returns the names written."""
+    tiles = all_tiles()
+    for name, svg in tiles.items():
+        (out / f"{name}.svg").write_text(svg, encoding="utf-8")
+    return sorted(tiles)
+
+
 def main() -> None:
-    for name, svg in all_tiles().items():
-        (OUT / f"{name}.svg").write_text(svg, encoding="utf-8")
-    print(f"wrote {len(all_tiles())} tiles to {OUT}")
+    names = write_all()
+    print(f"wrote {len(names)} tiles to {OUT}")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,130 @@
+"""Static checks of the client's files: tile SVGs and the three dictionaries (no browser)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from server.engine.yaku import YAKU_HAN, YAKUMAN_IDS
+
+ROOT = Path(__file__).resolve().parents[2]
+WEB = ROOT / "web"
+LANGS = ("en", "ja", "zh")
+SVG_NS = "{http://www.w3.org/2000/svg}"
+
+TILE_NAMES = (
+    [f"{n}{s}" for s in "mps" for n in range(10)] + [f"{n}z" for n in range(1, 8)] + ["back"]
+)
+
+
+def _generator() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("tile_generate", WEB / "tiles" / "generate.py")
+    assert spec and spec.loader
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _dicts() -> dict[str, dict[str, str]]:
+    return {
+        lang: json.loads((WEB / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+        for lang in LANGS
+    }
+
+
+def test_r1_every_tile_face_has_an_svg_matching_the_generator(tmp_path: Path) -> None:
+    # 34 faces + 3 red fives + the back; the committed files are the generator's output.
+    assert len(TILE_NAMES) == 38
+    written = _generator().write_all(tmp_path)
+    assert sorted(written) == sorted(TILE_NAMES)
+    for name in TILE_NAMES:
+        committed = (WEB / "tiles" / f"{name}.svg").read_bytes()
+        assert committed == (tmp_path / f"{name}.svg").read_bytes(), name
+
+
+@pytest.mark.parametrize("name", TILE_NAMES)
+def test_tile_svg_is_self_contained_vector_art(name: str) -> None:
+    text = (WEB / "tiles" / f"{name}.svg").read_text(encoding="utf-8")
+    root = ET.fromstring(text)
+    assert root.tag == f"{SVG_NS}svg"
+    assert root.get("viewBox") == "0 0 60 80"
+    # No text (fonts differ between machines) and nothing fetched from elsewhere.
+    assert root.find(f".//{SVG_NS}text") is None
+    assert "href" not in text and "url(" not in text
+
+
+def test_red_fives_differ_from_plain_fives() -> None:
+    for s in "mps":
+        plain = (WEB / "tiles" / f"5{s}.svg").read_text(encoding="utf-8")
+        red = (WEB / "tiles" / f"0{s}.svg").read_text(encoding="utf-8")
+        body = re.sub(r"<title>.*?</title>|aria-label=\"[^\"]*\"", "", red)
+        assert body != re.sub(r"<title>.*?</title>|aria-label=\"[^\"]*\"", "", plain)
+
+
+def test_dictionaries_have_the_same_keys_and_placeholders() -> None:
+    d = _dicts()
+    keys = set(d["en"])
+    for lang in LANGS:
+        assert set(d[lang]) == keys, (lang, set(d[lang]) ^ keys)
+        for k, v in d[lang].items():
+            assert v.strip(), (lang, k)
+            assert set(re.findall(r"\{(\w+)\}", v)) == set(re.findall(r"\{(\w+)\}", d["en"][k])), (
+                lang,
+                k,
+            )
+
+
+def _rules_md_yaku_ids() -> set[str]:
+    """Every canonical id in the rules reference's yaku section."""
+    text = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    section = text.split("## Canonical yaku ids", 1)[1].split("\n## ", 1)[0]
+    ids: set[str] = set()
+    for line in section.splitlines():
+        if line.startswith("|") and not line.startswith("|---") and "han closed" not in line:
+            cells = [c.strip() for c in line.strip("|").split("|")]
+            for cell in cells[0::2]:
+                for part in cell.split(","):
+                    m = re.match(r"([a-z_]+)", part.strip())
+                    if m:
+                        ids.add(m.group(1))
+    # The yakuman paragraph: "Yakuman (multiplier): kokushi (1; ...), suuankou (1; ...), ..."
+    para = section.split("Yakuman (multiplier):", 1)[1].split("With double yakuman", 1)[0]
+    ids.update(re.findall(r"([a-z_]+) \(", para))
+    return ids
+
+
+def test_every_canonical_yaku_id_is_translated() -> None:
+    from_rules = _rules_md_yaku_ids()
+    from_engine = set(YAKU_HAN) | set(YAKUMAN_IDS) | {"nagashi_mangan", "dora", "aka", "ura"}
+    # The rules page and the engine agree on the ids; a miss here is a doc or code bug.
+    assert from_engine <= from_rules, from_engine - from_rules
+    assert len(from_rules) >= 46
+    for lang, d in _dicts().items():
+        missing = {y for y in from_rules | from_engine if f"yaku.{y}" not in d}
+        assert not missing, (lang, missing)
+
+
+def test_every_draw_reason_and_limit_is_translated() -> None:
+    engine_md = (ROOT / "docs" / "engine.md").read_text(encoding="utf-8")
+    line = next(ln for ln in engine_md.splitlines() if '{"reason": "exhaustive"' in ln)
+    reasons = set(re.findall(r'"([a-z_]+)"', line)) - {"reason"}
+    assert len(reasons) == 7
+    limits = {"mangan", "haneman", "baiman", "sanbaiman", "yakuman", "kazoe"}
+    for lang, d in _dicts().items():
+        assert {r for r in reasons if f"draw.{r}" not in d} == set(), lang
+        assert {x for x in limits if f"limit.{x}" not in d} == set(), lang
+
+
+def test_every_literal_key_used_by_the_client_exists() -> None:
+    en = _dicts()["en"]
+    used: set[str] = set()
+    for js in (WEB / "js").glob("*.js"):
+        used |= set(re.findall(r"\bt\(\"([a-z_]+\.[a-z_0-9]+)\"", js.read_text(encoding="utf-8")))
+    assert len(used) > 60
+    assert used - set(en) == set()

@@ -1,0 +1,267 @@
+"""Live-table behaviour in the real browser: reload, network drop, two people at one table."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.web.conftest import PHONE, AppServer
+from tests.web.player import Stats, add_bots, create_lobby, open_person, play_until, step
+
+pytestmark = pytest.mark.browser
+
+# What the table shows, read off the page: own hand, every river, scores, round.
+_SNAPSHOT_JS = """() => {
+  const tiles = (sel) => [...document.querySelectorAll(sel)].map((t) => t.dataset.tile);
+  const rivers = {};
+  for (const z of document.querySelectorAll('.zone')) {
+    rivers[z.dataset.seat] = tiles(`.zone[data-seat="${z.dataset.seat}"] .river .tile`);
+  }
+  const plates = {};
+  for (const p of document.querySelectorAll('.plate')) {
+    plates[p.dataset.seat] = p.querySelector('.plate-score').textContent;
+  }
+  const s = document.querySelector('.table-screen');
+  return {
+    version: s.dataset.version,
+    hand: tiles('.hand-tiles .tile'),
+    drawn: tiles('.hand-tiles .tile.drawn'),
+    rivers, plates,
+    round: document.querySelector('.round-name').textContent,
+    wall: document.querySelector('[data-testid=wall-left]').textContent,
+    dora: tiles('[data-testid=dora] .tile'),
+  };
+}"""
+
+
+def _snapshot(page: Any) -> dict[str, Any]:
+    snap: dict[str, Any] = page.evaluate(_SNAPSHOT_JS)
+    return snap
+
+
+def _start_with_bots(page: Any) -> None:
+    create_lobby(page, length="tonpuu")
+    add_bots(page, [1, 2, 3])
+    page.get_by_test_id("start").click()
+    page.locator(".hand-tiles .tile").first.wait_for()
+
+
+def _wait_my_discard(page: Any, stats: Stats, discards: int) -> None:
+    """Play on until this seat has discarded `discards` times and must discard again."""
+
+    def ready() -> bool:
+        return (
+            stats.discards >= discards
+            and page.locator(".hand-tiles .tile.playable").count() > 0
+            and page.locator("[data-testid=overlay]").count() == 0
+        )
+
+    play_until([page], ready, stats, deadline_s=120)
+
+
+def _last_view(frames: list[dict[str, Any]]) -> dict[str, Any]:
+    views = [f for f in frames if f.get("type") == "view"]
+    assert views, "no view received"
+    return views[-1]
+
+
+def _rivers_of(view: dict[str, Any]) -> dict[str, list[str]]:
+    return {str(p["seat"]): [d["tile"] for d in p["river"]] for p in view["players"]}
+
+
+def test_reload_mid_hand_restores_the_table_on_a_phone(
+    browser: Any, app_server: AppServer, artifacts: Path
+) -> None:
+    me = open_person(browser, app_server.url, "Mei", viewport=PHONE)
+    page = me.page
+    _start_with_bots(page)
+    stats = Stats()
+    _wait_my_discard(page, stats, 3)
+    before = _snapshot(page)
+    assert sum(len(r) for r in before["rivers"].values()) >= 6
+    page.screenshot(path=str(artifacts / "table-phone.png"))
+    # The portrait layout fits: no sideways scrolling, board and hand on screen.
+    width = page.evaluate("document.scrollingElement.scrollWidth")
+    assert width <= PHONE["width"]
+    board = page.locator(".board").bounding_box()
+    hand = page.locator(".hand-tiles").bounding_box()
+    assert board and hand
+    assert board["x"] >= 0 and board["x"] + board["width"] <= PHONE["width"]
+    assert hand["y"] + hand["height"] <= PHONE["height"]
+
+    url = page.url
+    page.reload()
+    assert page.url == url
+    page.wait_for_function(
+        "(v) => document.querySelector('.table-screen')?.dataset.version === v",
+        arg=before["version"],
+    )
+    page.locator(".hand-tiles .tile.playable").first.wait_for()
+    after = _snapshot(page)
+    assert after == before
+    # The restored table is live: the next discard is accepted.
+    assert step(page, stats) == "acted"
+    me.context.close()
+
+
+def test_network_drop_reconnects_and_catches_up_by_version(
+    browser: Any, app_server: AppServer
+) -> None:
+    """Cut the socket while the server plays on; the client reconnects and replays."""
+    me = open_person(browser, app_server.url, "Sora")
+    page = me.page
+    held: list[str] = []
+    state = {"hold": False}
+    routes: list[Any] = []
+
+    def route(ws: Any) -> None:
+        server = ws.connect_to_server()
+        ws.on_message(lambda m: server.send(m))
+
+        def from_server(m: str | bytes) -> None:
+            # While "the network is down", frames from the server never arrive.
+            if state["hold"]:
+                held.append(m if isinstance(m, str) else m.decode())
+            else:
+                ws.send(m)
+
+        server.on_message(from_server)
+        routes.append(ws)
+
+    page.route_web_socket(re.compile(r".*/ws/table/.*"), route)
+    _start_with_bots(page)
+    stats = Stats()
+    _wait_my_discard(page, stats, 2)
+    before = page.evaluate("document.querySelector('.table-screen').dataset.version")
+    state["hold"] = True
+    page.locator(".hand-tiles .tile.drawn.playable, .hand-tiles .tile.playable").first.click()
+    # Wait until the server has moved on past our discard (its frames pile up unseen),
+    # then drop the connection.
+    deadline = time.monotonic() + 15
+    while not any('"type":"view"' in h.replace(" ", "") for h in held):
+        assert time.monotonic() < deadline, "server sent nothing after the discard"
+        page.wait_for_timeout(50)
+    page.wait_for_timeout(300)
+    assert page.evaluate("document.querySelector('.table-screen').dataset.version") == before
+    n_routes = len(routes)
+    state["hold"] = False
+    routes[-1].close(code=4000, reason="network drop")
+    page.locator("[data-testid=conn]").wait_for()
+    # The client reconnects on its own and resumes from its last version.
+    page.wait_for_function(
+        "(v) => document.querySelector('.table-screen').dataset.version !== v"
+        " && !document.querySelector('[data-testid=conn]')",
+        arg=before,
+        timeout=15000,
+    )
+    assert len(routes) == n_routes + 1
+    welcomes = [f for f in me.frames if f.get("type") == "welcome"]
+    assert welcomes[-1]["mode"] == "replay"
+    page.wait_for_function(
+        "(v) => document.querySelector('.table-screen').dataset.version === v",
+        arg=str(_last_view(me.frames)["version"]),
+    )
+    view = _last_view(me.frames)["view"]
+    snap = _snapshot(page)
+    assert snap["rivers"] == _rivers_of(view)
+    mine = next(p for p in view["players"] if p["seat"] == view["seat"])
+    assert sorted(snap["hand"]) == sorted(mine["hand"] + ([mine["drawn"]] if mine["drawn"] else []))
+    me.context.close()
+
+
+def _invited(browser: Any, link: str, name: str) -> Any:
+    ctx = browser.new_context(viewport={"width": 1366, "height": 768})
+    page = ctx.new_page()
+    frames: list[dict[str, Any]] = []
+
+    def on_ws(ws: Any) -> None:
+        import json
+
+        ws.on(
+            "framereceived", lambda p: frames.append(json.loads(p)) if isinstance(p, str) else None
+        )
+
+    page.on("websocket", on_ws)
+    page.goto(link)
+    page.get_by_test_id("name").fill(name)
+    page.get_by_test_id("save-name").click()
+    page.get_by_test_id("slots").wait_for()
+    return ctx, page, frames
+
+
+def _assert_private(frames: list[dict[str, Any]], seat: int) -> None:
+    """No frame carries another seat's concealed tiles."""
+    for f in frames:
+        if f.get("type") == "view":
+            for p in f["view"]["players"]:
+                if p["seat"] != seat:
+                    assert p["hand"] is None and p["drawn"] is None, f
+        if f.get("type") == "event" and f.get("event"):
+            ev = f["event"]
+            if ev["type"] in ("haipai", "draw"):
+                assert ev["seat"] == seat, ev
+
+
+def test_two_people_join_by_link_see_discards_never_hands(
+    browser: Any, app_server: AppServer
+) -> None:
+    host = open_person(browser, app_server.url, "Hana")
+    create_lobby(host.page, length="tonpuu")
+    link = host.page.get_by_test_id("invite-link").input_value()
+    assert "/#/join/" in link
+    ctx_b, page_b, frames_b = _invited(browser, link, "Yuki")
+    # Both see the same lobby, live: the guest appears on the host's screen.
+    host.page.locator(".slot.human", has_text="Yuki").wait_for()
+    add_bots(host.page, [2, 3])
+    page_b.get_by_test_id("ready").click()
+    host.page.locator(".slot.human", has_text="Yuki").locator(".tag.ready").wait_for()
+    host.page.get_by_test_id("start").click()
+    host.page.locator(".hand-tiles .tile").first.wait_for()
+    page_b.locator(".hand-tiles .tile").first.wait_for()
+    seat_a = int(host.page.locator(".table-screen").get_attribute("data-seat") or "-1")
+    seat_b = int(page_b.locator(".table-screen").get_attribute("data-seat") or "-1")
+    assert {seat_a, seat_b} == {0, 1}
+
+    def discards_by(frames: list[dict[str, Any]], seat: int) -> int:
+        return sum(
+            1
+            for f in frames
+            if f.get("type") == "event"
+            and (f.get("event") or {}).get("type") == "discard"
+            and f["event"]["seat"] == seat
+        )
+
+    def enough() -> bool:
+        return discards_by(host.frames, seat_b) >= 4 and discards_by(frames_b, seat_a) >= 4
+
+    stats = Stats()
+    play_until([host.page, page_b], enough, stats, deadline_s=120)
+
+    # Each screen shows the other's river exactly as the server sent it, and the
+    # other's hand only as backs.
+    for page, frames, other in ((host.page, host.frames, seat_b), (page_b, frames_b, seat_a)):
+        last = _last_view(frames)
+        page.wait_for_function(
+            "(v) => document.querySelector('.table-screen').dataset.version === v",
+            arg=str(last["version"]),
+        )
+        view = last["view"]
+        snap = _snapshot(page)
+        assert snap["rivers"][str(other)] == _rivers_of(view)[str(other)]
+        concealed = page.locator(f'.zone[data-seat="{other}"] .opp-concealed img')
+        srcs = concealed.evaluate_all("(imgs) => imgs.map((i) => i.getAttribute('src'))")
+        other_view = next(p for p in view["players"] if p["seat"] == other)
+        assert len(srcs) == other_view["hand_count"]
+        assert all(s == "/tiles/back.svg" for s in srcs)
+    _assert_private(host.frames, seat_a)
+    _assert_private(frames_b, seat_b)
+    # The guest's river as the host sees it equals the guest's own.
+    own_b = _rivers_of(_last_view(frames_b)["view"])[str(seat_b)]
+    host_sees_b = _rivers_of(_last_view(host.frames)["view"])[str(seat_b)]
+    assert own_b == host_sees_b
+    host.context.close()
+    ctx_b.close()
