@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from server.records.load import load_log
 from server.records.model import RecordError
@@ -24,11 +25,34 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     v.add_argument("files", nargs="+", metavar="FILE", help="mjlog (.mjlog, .xml, gzip) or JSON")
     v.add_argument("-q", "--quiet", action="store_true", help="print only the summary")
+    e = sub.add_parser(
+        "export",
+        help="write a finished game of the server's database as tenhou.net/6 JSON or mjai",
+        description="Export a finished game from the database that `jantaku serve` uses.",
+    )
+    e.add_argument("game_id", type=int, metavar="GAME_ID")
+    e.add_argument("--format", choices=("tenhou6", "mjai"), default="tenhou6")
+    e.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
+    i = sub.add_parser(
+        "import",
+        help="verify Tenhou logs by replay and store them in the server's database",
+        description=(
+            "Replay each mjlog XML / tenhou.net/6 JSON file through the engine (as `log verify`) "
+            "and store it in the database that `jantaku serve` uses (migrated first), where it "
+            "shows in the history and the replay viewer. Exit status 0 only if every file "
+            "was imported."
+        ),
+    )
+    i.add_argument("files", nargs="+", metavar="FILE")
 
 
 def run(args: argparse.Namespace) -> int:
     if args.log_command == "verify":
         return verify_files(args.files, quiet=args.quiet)
+    if args.log_command == "export":
+        return export_game(args.game_id, args.format, args.output)
+    if args.log_command == "import":
+        return import_files(args.files)
     raise AssertionError(f"unknown log command {args.log_command!r}")  # argparse prevents this
 
 
@@ -54,3 +78,88 @@ def verify_files(files: list[str], *, quiet: bool = False) -> int:
         summary += f"; {bad_files} file(s) could not be read"
     print(summary)
     return 0 if matched == total and not bad_files else 1
+
+
+def _database() -> Any:
+    """The database ``jantaku serve`` uses (migrated to head), or None after printing why not."""
+    from pydantic import ValidationError
+
+    from server.db import migrate
+    from server.db.session import Database
+    from server.settings import SettingsError, get_settings
+
+    try:
+        url = get_settings().sqlalchemy_url
+    except (SettingsError, ValidationError) as exc:
+        print(f"error: settings: {exc}", file=sys.stderr)
+        return None
+    migrate.upgrade(url)
+    return Database(url)
+
+
+def export_game(game_id: int, fmt: str, output: str | None) -> int:
+    """``jantaku log export``: one game of the server's database to stdout or a file."""
+    import json
+
+    from server.db.imported import export_source
+    from server.records.export_tenhou6 import export_tenhou6
+    from server.records.mjai import dumps_mjai, export_mjai
+
+    db = _database()
+    if db is None:
+        return 2
+    try:
+        src = db.run(lambda s: export_source(s, game_id))
+    finally:
+        db.dispose()
+    if src is None:
+        print(f"error: no game {game_id}", file=sys.stderr)
+        return 1
+    if src.status == "live":
+        print(f"error: game {game_id} is still being played", file=sys.stderr)
+        return 1
+    try:
+        if fmt == "tenhou6":
+            doc = export_tenhou6(src.events, src.players, ("Jantaku", f"game {game_id}"))
+            text = json.dumps(doc, ensure_ascii=False, separators=(",", ":")) + "\n"
+        else:
+            text = dumps_mjai(export_mjai(src.events, src.players))
+    except RecordError as exc:
+        print(f"error: game {game_id}: {exc}", file=sys.stderr)
+        return 1
+    if output:
+        with open(output, "w", encoding="utf-8") as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def import_files(files: list[str]) -> int:
+    """``jantaku log import``: verify each file by replay, then store it; one line per file."""
+    from pathlib import Path
+
+    from server.db.imported import store_imported
+    from server.records.importer import import_log
+
+    db = _database()
+    if db is None:
+        return 2
+    failed = 0
+    try:
+        for path in files:
+            try:
+                game = import_log(Path(path).read_bytes(), path)
+            except OSError as exc:
+                print(f"error: {path}: cannot read: {exc.strerror}", file=sys.stderr)
+                failed += 1
+                continue
+            except RecordError as exc:
+                print(f"error: {exc}", file=sys.stderr)
+                failed += 1
+                continue
+            gid = db.run(lambda s, g=game: store_imported(s, g, None))
+            print(f"{path}: imported as game {gid} ({len(game.results)} rounds)")
+    finally:
+        db.dispose()
+    return 1 if failed else 0

@@ -1,0 +1,125 @@
+"""Game records over HTTP: export (tenhou.net/6, mjai), import of Tenhou logs, lobby history.
+
+The game list and one game's detail (hands and full record) are ``games.py``'s
+``GET /api/games`` and ``GET /api/games/{id}``; this module adds what the
+history page and the replay viewer need beyond them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Query, Request, Response
+
+from server.api.context import Ctx, CurrentPlayer, api_error
+from server.db import imported as queries
+from server.records.export_tenhou6 import export_tenhou6
+from server.records.importer import import_log
+from server.records.mjai import dumps_mjai, export_mjai
+from server.records.model import RecordError
+
+router = APIRouter(prefix="/api", tags=["history"])
+
+# A hanchan mjlog is ~30 kB and its tenhou.net/6 JSON ~60 kB; anything far larger is not a log.
+MAX_UPLOAD_BYTES = 2 * 1024 * 1024
+
+ExportFormat = Literal["tenhou6", "mjai"]
+
+
+@router.get("/games/{game_id}/export")
+async def export_game(
+    game_id: int,
+    ctx: Ctx,
+    format: Annotated[ExportFormat, Query(description="tenhou6 (JSON) or mjai (JSON lines)")],
+) -> Response:
+    """Download a finished game as tenhou.net/6 JSON or mjai JSON lines."""
+    src = await ctx.run_db(lambda s: queries.export_source(s, game_id))
+    if src is None:
+        raise api_error(404, "not_found", f"no game {game_id}")
+    if src.status == "live":
+        raise api_error(409, "game_live", "the record is published once the game is over")
+
+    def build() -> tuple[str, str, str]:
+        if format == "tenhou6":
+            doc = export_tenhou6(
+                src.events, src.players, ("Jantaku", f"game {game_id} {src.started_at[:10]}")
+            )
+            text = json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
+            return text, "application/json", "json"
+        return dumps_mjai(export_mjai(src.events, src.players)), "application/x-ndjson", "jsonl"
+
+    try:
+        text, media, ext = await asyncio.to_thread(build)
+    except RecordError as exc:
+        raise api_error(422, "not_exportable", str(exc)) from None
+    filename = f"jantaku-{game_id}.{format}.{ext}"
+    return Response(
+        text.encode("utf-8"),
+        media_type=f"{media}; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+    )
+
+
+@router.post("/games/import")
+async def import_game(
+    request: Request,
+    ctx: Ctx,
+    player: CurrentPlayer,
+    filename: Annotated[str, Query(max_length=200)] = "upload",
+) -> dict[str, Any]:
+    """Import a Tenhou mjlog XML (plain or gzip) or tenhou.net/6 JSON file sent as the body.
+
+    The log is replayed through the engine first; a file that is not a valid
+    log, or whose results the engine does not reproduce, gets 422 naming why.
+    """
+    length = request.headers.get("content-length")
+    if length is not None and length.isdigit() and int(length) > MAX_UPLOAD_BYTES:
+        raise api_error(413, "too_large", f"a log file is at most {MAX_UPLOAD_BYTES} bytes")
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_UPLOAD_BYTES:
+            raise api_error(413, "too_large", f"a log file is at most {MAX_UPLOAD_BYTES} bytes")
+    if not body.strip():
+        raise api_error(400, "empty", "send the log file as the request body")
+    name = filename.strip() or "upload"
+    try:
+        game = await asyncio.to_thread(import_log, bytes(body), name)
+    except RecordError as exc:
+        raise api_error(422, "invalid_log", str(exc)) from None
+    game_id = await ctx.run_db(lambda s: queries.store_imported(s, game, player.id))
+    return {
+        "id": game_id,
+        "format": game.format,
+        "players": list(game.players),
+        "rounds": len(game.results),
+        "incomplete_rounds": game.incomplete_rounds,
+        "final": game.final,
+    }
+
+
+@router.get("/lobbies/{code}/games")
+async def lobby_games(
+    code: str,
+    ctx: Ctx,
+    limit: Annotated[int, Query(ge=1, le=100)] = 20,
+    offset: Annotated[int, Query(ge=0)] = 0,
+) -> dict[str, Any]:
+    """Finished games played in one lobby, newest first."""
+    got = await ctx.run_db(lambda s: queries.lobby_games(s, code, limit, offset))
+    if got is None:
+        raise api_error(404, "not_found", f"no lobby {code}")
+    rows, total = got
+    return {"games": rows, "total": total}
+
+
+@router.get("/history/imports")
+async def imports_of(
+    ctx: Ctx, ids: Annotated[str, Query(max_length=2000, pattern=r"^[0-9]+(,[0-9]+)*$")]
+) -> dict[str, Any]:
+    """Which of the given game ids were imported, and from what (for the history list)."""
+    wanted = [int(x) for x in ids.split(",")][:100]
+    info = await ctx.run_db(lambda s: queries.import_info(s, wanted))
+    return {"imports": {str(k): v for k, v in info.items()}}

@@ -1,0 +1,151 @@
+"""Storing imported logs like played games, and reading any game's event stream for export.
+
+An imported game uses the existing tables only: a ``games`` row (status
+"finished", no lobby, empty seed), its ``game_seats`` with the log's names
+and final standings, one ``hands`` row per finished round, and the engine
+event stream in ``game_events`` exactly as a table records it, preceded by one
+row of kind ``"import"`` that says where the game came from.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session, selectinload
+
+from server.db.games import game_summary
+from server.db.models import Game, GameEvent, GameSeat, Hand, Lobby, utcnow
+from server.records.importer import ImportedGame
+
+IMPORT_KIND = "import"
+# Private events: only their seat saw them live (the record keeps them all).
+_PRIVATE = frozenset({"haipai", "draw"})
+
+
+def store_imported(s: Session, game: ImportedGame, uploaded_by: int | None) -> int:
+    """Insert a verified import; returns the new game id."""
+    now = utcnow()
+    g = Game(
+        lobby_id=None,
+        rules=game.rules.to_dict(),
+        seed="",
+        first_dealer=0,
+        dice=[],
+        status="finished",
+        started_at=now,
+        ended_at=now,
+    )
+    final = {int(f["seat"]): f for f in game.final or ()}
+    for seat in range(4):
+        f = final.get(seat)
+        g.seats.append(
+            GameSeat(
+                seat=seat,
+                player_id=None,
+                bot=None,
+                name=game.players[seat][:32],
+                final_points=int(f["points"]) if f else None,
+                rank=int(f["rank"]) if f else None,
+                score=float(f["score"]) if f else None,
+            )
+        )
+    for n, r in enumerate(game.results):
+        g.hands.append(
+            Hand(
+                number=n,
+                round_wind=r.round_wind,
+                kyoku=r.kyoku,
+                honba=r.honba,
+                kind=r.kind,
+                result=dict(r.event),
+                deltas=list(r.deltas),
+                scores=list(r.scores),
+            )
+        )
+    s.add(g)
+    s.flush()
+    rows = [
+        GameEvent(
+            game_id=g.id,
+            version=0,
+            kind=IMPORT_KIND,
+            type=IMPORT_KIND,
+            data={
+                "format": game.format,
+                "source": game.source[-200:],
+                "uploaded_by": uploaded_by,
+                "incomplete_rounds": game.incomplete_rounds,
+            },
+            seats=None,
+        )
+    ]
+    for v, ev in enumerate(game.events, 1):
+        data = ev["data"]
+        seats = [int(data["seat"])] if ev["type"] in _PRIVATE else None
+        rows.append(
+            GameEvent(
+                game_id=g.id, version=v, kind="event", type=ev["type"], data=data, seats=seats
+            )
+        )
+    s.add_all(rows)
+    return g.id
+
+
+@dataclass(frozen=True, slots=True)
+class ExportSource:
+    status: str
+    players: tuple[str, str, str, str]
+    events: list[dict[str, Any]]  # {"type", "data"} per engine event, in order
+    started_at: str
+
+
+def export_source(s: Session, game_id: int) -> ExportSource | None:
+    """A game's names and full event stream; None when there is no such game."""
+    g = s.scalar(select(Game).where(Game.id == game_id).options(selectinload(Game.seats)))
+    if g is None:
+        return None
+    names = {gs.seat: gs.name for gs in g.seats}
+    players = (names.get(0, ""), names.get(1, ""), names.get(2, ""), names.get(3, ""))
+    events: list[dict[str, Any]] = []
+    if g.status != "live":  # a live record holds concealed tiles: never exported
+        events = [
+            {"type": e.type, "data": e.data}
+            for e in s.scalars(
+                select(GameEvent)
+                .where(GameEvent.game_id == game_id, GameEvent.kind == "event")
+                .order_by(GameEvent.id)
+            )
+        ]
+    return ExportSource(g.status, players, events, g.started_at.isoformat())
+
+
+def lobby_games(
+    s: Session, code: str, limit: int, offset: int
+) -> tuple[list[dict[str, Any]], int] | None:
+    """Finished games of the lobby with ``code``, newest first; None for an unknown lobby."""
+    lobby_id = s.scalar(select(Lobby.id).where(Lobby.code == code))
+    if lobby_id is None:
+        return None
+    q = select(Game).where(Game.status == "finished", Game.lobby_id == lobby_id)
+    total = s.scalar(select(func.count()).select_from(q.subquery())) or 0
+    games = s.scalars(
+        q.options(selectinload(Game.seats))
+        .order_by(Game.ended_at.desc(), Game.id.desc())
+        .limit(limit)
+        .offset(offset)
+    )
+    return [game_summary(g) for g in games], total
+
+
+def import_info(s: Session, game_ids: list[int]) -> dict[int, dict[str, Any]]:
+    """The import row's data of each imported game among ``game_ids``."""
+    if not game_ids:
+        return {}
+    rows = s.execute(
+        select(GameEvent.game_id, GameEvent.data).where(
+            GameEvent.game_id.in_(game_ids), GameEvent.kind == IMPORT_KIND
+        )
+    )
+    return {gid: dict(data) for gid, data in rows}
