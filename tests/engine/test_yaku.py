@@ -156,6 +156,14 @@ HAS_NOT: list[tuple[str, str, str, tuple[str, ...], dict[str, Any]]] = [
     ("chinitsu", "123m456m789m333z22z", "2z", (), {}),
     ("sanrenkou", "456m99s", "9s", ("pon:222p", "pon:333p", "pon:444p"), {"houtei": True}),
     ("isshoku_sanjun", "234p567s88m", "8m", ("chi:234p", "chi:234p"), {}),
+    ("double_riichi", "123m456p789s23455s", "4s", (), {"riichi": True}),
+    ("ippatsu", "123m456p789s23455s", "4s", (), {"riichi": True}),
+    ("chankan", "123m456p789s23455s", "4s", (), {}),
+    ("houtei", "123m456p789s23455s", "4s", (), {}),
+    ("rinshan_kaihou", "123m456p789s55s", "5s", ("ankan:9999m",), {"tsumo": True}),
+    ("ryanpeikou", "112233m456p789s55s", "1m", (), {}),  # one pair of runs only
+    ("yakuhai_hatsu", "123m456p789s99s", "9s", ("pon:555z",), {}),
+    ("yakuhai_chun", "123m456p789s234s77z", "3s", (), {"riichi": True}),  # chun pair only
 ]
 
 
@@ -167,9 +175,10 @@ def test_r21_yaku_absent(
     assert yid not in yaku_of(r), r.yaku
 
 
-def test_r21_every_yaku_id_has_a_positive_case() -> None:
+def test_r21_every_yaku_id_has_a_positive_and_a_negative_case() -> None:
     covered = {c[0] for c in HAS} | {"sanrenkou", "isshoku_sanjun"}
     assert covered == set(YAKU_HAN)
+    assert {c[0] for c in HAS_NOT} == set(YAKU_HAN)
 
 
 def test_r21_local_yaku_sanrenkou_only_with_its_option() -> None:
