@@ -230,3 +230,14 @@ def test_the_fixture_covers_every_situation_flag() -> None:
             seen.add("daiminkan")
     assert seen >= {"riichi", "double_riichi", "ippatsu", "haitei", "houtei", "rinshan", "tsumo"}
     assert seen >= {"ankan", "kakan", "daiminkan"}
+
+
+def test_standard_preset_has_majiang_core_default_rules() -> None:
+    # majiang-core's rule() defaults: 連風牌は2符 false, 赤牌 1/1/1, クイタンあり,
+    # 役満の複合あり, ダブル役満あり, 数え役満あり, 役満パオあり, 切り上げ満貫あり false.
+    r = preset("standard")
+    assert r.double_wind_pair_fu == 4
+    assert r.red_fives == 3
+    assert r.kuitan and r.double_yakuman and r.kazoe_yakuman and r.pao
+    assert not r.kiriage_mangan
+    assert not r.sanrenkou and not r.isshoku_sanjun
