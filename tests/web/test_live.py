@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import PHONE, AppServer
-from tests.web.player import Stats, add_bots, create_lobby, open_person, play_until, step
+from tests.web.player import Stats, add_bots, create_lobby, open_person, play_until
 
 pytestmark = pytest.mark.browser
 
@@ -103,8 +103,19 @@ def test_reload_mid_hand_restores_the_table_on_a_phone(
     page.locator(".hand-tiles .tile.playable").first.wait_for()
     after = _snapshot(page)
     assert after == before
-    # The restored table is live: the next discard is accepted.
-    assert step(page, stats) == "acted"
+    # The restored table is live: "d" discards the drawn tile (keyboard shortcut).
+    drawn = before["drawn"][0]
+    page.keyboard.press("d")
+    page.wait_for_function(
+        "(v) => document.querySelector('.table-screen').dataset.version !== v",
+        arg=before["version"],
+    )
+    my_seat = page.locator(".table-screen").get_attribute("data-seat")
+    page.wait_for_function(
+        '([s, n]) => document.querySelectorAll(`.zone[data-seat="${s}"] .river .tile`).length > n',
+        arg=[my_seat, len(before["rivers"][my_seat])],
+    )
+    assert _snapshot(page)["rivers"][my_seat][len(before["rivers"][my_seat])] == drawn
     me.context.close()
 
 

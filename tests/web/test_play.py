@@ -49,6 +49,11 @@ def test_full_game_by_clicking_until_standings(
     page.locator(".table-screen").wait_for()
     page.locator(".hand-tiles .tile").first.wait_for()
     page.screenshot(path=str(artifacts / "table.png"))
+    # The desktop layout fits 1366x768 without scrolling.
+    assert page.evaluate("document.scrollingElement.scrollHeight") <= 768
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= 1366
+    hand = page.locator(".hand-tiles").bounding_box()
+    assert hand and hand["y"] + hand["height"] <= 768
 
     stats = Stats()
     play_until([page], lambda: _is_final(page), stats, deadline_s=300)
@@ -76,6 +81,14 @@ def test_full_game_by_clicking_until_standings(
     # Nothing was loaded from anywhere but the app itself.
     assert all(u.startswith(app_server.url) for u in me.requests), me.requests
     assert me.errors == []
+    # Back home, the finished game is in the person's history with their rank.
+    my_rank = next(f["rank"] for f in final if f["seat"] == 0)
+    page.get_by_test_id("home-link").click()
+    history = page.get_by_test_id("history")
+    history.locator("li").first.wait_for()
+    assert history.locator("li").count() == 1
+    assert f"Rank {my_rank}" in history.inner_text()
+    assert all(str(f["points"]) in history.inner_text() for f in final)
     me.context.close()
 
 
@@ -144,3 +157,47 @@ def test_win_screen_lists_yaku_han_fu_and_score_changes(
         assert cells[1] == (f"+{d}" if d > 0 else str(d))
         assert cells[2] == str(ev["scores"][s])
     me.context.close()
+
+
+def test_language_switch_is_remembered(browser: Any, app_server: AppServer) -> None:
+    me = open_person(browser, app_server.url, "Lin")
+    page = me.page
+    assert page.locator("#header .brand").inner_text() == "Jantaku"
+    page.get_by_test_id("lang").select_option("ja")
+    page.locator("#header .brand", has_text="雀卓").wait_for()
+    assert page.get_by_test_id("create").inner_text() == "ロビー作成"
+    page.reload()
+    page.get_by_test_id("create").wait_for()
+    assert page.get_by_test_id("create").inner_text() == "ロビー作成"
+    assert page.get_by_test_id("lang").input_value() == "ja"
+    page.get_by_test_id("lang").select_option("zh")
+    page.locator("#header .brand", has_text="雀桌").wait_for()
+    assert page.get_by_test_id("create").inner_text() == "创建房间"
+    me.context.close()
+
+
+def test_join_by_code_and_bad_input(browser: Any, app_server: AppServer) -> None:
+    host = open_person(browser, app_server.url, "Host")
+    code = create_lobby(host.page)
+    guest = open_person(browser, app_server.url, "Guest")
+    page = guest.page
+    # Not a code: a clear message, no navigation.
+    page.get_by_test_id("join-input").fill("not a code!")
+    page.get_by_test_id("join").click()
+    assert page.get_by_test_id("home-error").inner_text() == "That is not an invite link or code."
+    assert page.url.endswith("/#/") or page.url.endswith("/")
+    # A well-formed code that does not exist: the server's error is shown.
+    page.get_by_test_id("join-input").fill("NoSuchLobby123")
+    page.get_by_test_id("join").click()
+    page.locator(".error", has_text="Error").wait_for()
+    # The real code, pasted bare, joins the lobby; the host sees the guest arrive.
+    page.goto(app_server.url + "/")
+    page.get_by_test_id("join-input").fill(code)
+    page.get_by_test_id("join").click()
+    page.locator(".slot .tag.you").wait_for()
+    host.page.locator(".slot.human", has_text="Guest").wait_for()
+    # The guest is not the host: no start or bot buttons.
+    assert page.get_by_test_id("start").count() == 0
+    assert page.locator("[data-testid^=add-bot]").count() == 0
+    host.context.close()
+    guest.context.close()
