@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import random
 from typing import Any
 
 import pytest
@@ -13,43 +12,7 @@ from server.engine.actions import Action, ActionType
 from server.engine.rules import preset
 from server.records.model import RecordError
 from server.records.record import GameRecord, replay
-
-
-def self_play(seed: bytes, rng_seed: int, rules_name: str = "tenhou") -> engine.GameState:
-    """A whole game where every decision is a seeded random legal action."""
-    rng = random.Random(rng_seed)
-    st = engine.new_game(preset(rules_name), seed, first_dealer=rng_seed % 4)
-    while st.phase != "game_end":
-        if st.phase == "round_end":
-            engine.next_round(st)
-            continue
-        for seat in sorted(engine.waiting_on(st)):
-            acts = engine.legal_actions(st, seat)
-            if not acts:
-                continue  # resolved by an earlier answer in this window
-            # Prefer wins and plain play so games end in reasonable time.
-            wins = [a for a in acts if a.type in (ActionType.TSUMO, ActionType.RON)]
-            engine.apply(st, wins[0] if wins else rng.choice(acts))
-    return st
-
-
-def fingerprint(st: engine.GameState) -> Any:
-    return (
-        st.phase,
-        st.scores,
-        st.final,
-        [
-            (
-                r.kind,
-                r.reason,
-                r.deltas,
-                r.scores,
-                [(w.seat, w.from_seat, w.result) for w in r.wins],
-            )
-            for r in st.round_results
-        ],
-        [engine.view(st, s) for s in (None, 0, 1, 2, 3)],
-    )
+from tests.records.helpers import fingerprint, self_play
 
 
 @pytest.fixture(scope="module")
