@@ -73,9 +73,10 @@ def test_full_game_by_clicking_until_standings(
         assert float(cells[4]) == pytest.approx(round(f["score"], 1))
     # Points and sticks are conserved: the final points sum to 4 x 25000.
     assert sum(f["points"] for f in final) == 100000
-    # Every round result was shown and dismissed by clicking.
+    # Every round result was shown and dismissed by clicking (a tonpuu has four rounds
+    # or more, unless someone busts first).
     rounds = len(_events(me.frames, "agari")) + len(_events(me.frames, "ryuukyoku"))
-    assert rounds >= 4
+    assert rounds >= 4 or min(f["points"] for f in final) < 0
     assert len(stats.results) == rounds
     assert stats.discards > 10
     # Nothing was loaded from anywhere but the app itself.
