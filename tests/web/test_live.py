@@ -224,6 +224,10 @@ def test_two_people_join_by_link_see_discards_never_hands(
     create_lobby(host.page, length="tonpuu")
     link = host.page.get_by_test_id("invite-link").input_value()
     assert "/#/join/" in link
+    host.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=app_server.url)
+    host.page.get_by_test_id("copy-link").click()
+    host.page.locator(".copied", has_text="Link copied").wait_for()
+    assert host.page.evaluate("navigator.clipboard.readText()") == link
     ctx_b, page_b, frames_b = _invited(browser, link, "Yuki")
     # Both see the same lobby, live: the guest appears on the host's screen.
     host.page.locator(".slot.human", has_text="Yuki").wait_for()

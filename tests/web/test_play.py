@@ -202,3 +202,36 @@ def test_join_by_code_and_bad_input(browser: Any, app_server: AppServer) -> None
     assert page.locator("[data-testid^=add-bot]").count() == 0
     host.context.close()
     guest.context.close()
+
+
+def test_create_form_options_become_the_lobby_rules(browser: Any, app_server: AppServer) -> None:
+    me = open_person(browser, app_server.url, "Rin")
+    page = me.page
+    page.select_option("select[name=preset]", "tenhou")
+    # Choosing a preset loads its defaults into the form (RULES.md presets).
+    assert page.locator("select[name=multiple_ron]").input_value() == "double"
+    assert not page.locator("input[name=double_yakuman]").is_checked()
+    assert page.locator("input[name=bank_seconds]").input_value() == "10"
+    page.select_option("select[name=length]", "tonpuu")
+    page.select_option("select[name=red_fives]", "0")
+    page.fill("input[name=think_seconds]", "7")
+    page.fill("input[name=bank_seconds]", "15")
+    page.select_option("select[name=multiple_ron]", "atamahane")
+    page.uncheck("input[name=kuitan]")
+    page.select_option("select[name=seat_mode]", "draw")
+    page.get_by_test_id("create").click()
+    page.get_by_test_id("slots").wait_for()
+    code = page.get_by_test_id("lobby-code").inner_text()
+    lobby = page.request.get(f"{app_server.url}/api/lobbies/{code}").json()
+    rules = lobby["rules"]
+    assert lobby["seat_mode"] == "draw"
+    assert (rules["name"], rules["length"], rules["red_fives"]) == ("tenhou", "tonpuu", 0)
+    assert (rules["think_seconds"], rules["bank_seconds"]) == (7, 15)
+    assert rules["multiple_ron"] == "atamahane" and rules["kuitan"] is False
+    assert rules["double_yakuman"] is False and rules["uma"] == [20, 10, -10, -20]
+    summary = page.get_by_test_id("rules-summary").inner_text()
+    for text in ("Tenhou", "East only", "7s + 15s", "Head bump", "+20 +10 -10 -20"):
+        assert text in summary, text
+    # In "draw" mode nobody picks a seat.
+    assert page.locator("[data-testid^=sit-]").count() == 0
+    me.context.close()

@@ -68,6 +68,18 @@ def test_r11_kuikae_forbidden_discard_is_greyed_and_ignores_clicks(mock: Mock) -
     assert mock.tiles(".hand-tiles .tile.drawn") == ["7s"]
 
 
+def test_arrow_keys_select_and_enter_discards(mock: Mock) -> None:
+    page = mock.open("case=discard")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert mock.tiles(".hand-tiles .tile.selected") == ["3m"]
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")  # wraps around to the drawn tile
+    assert mock.tiles(".hand-tiles .tile.selected") == ["7s"]
+    page.keyboard.press("Enter")
+    assert mock.sent == [{"type": "discard", "tile": "7s"}]
+
+
 def test_r14_riichi_then_choice_among_allowed_discards(mock: Mock) -> None:
     page = mock.open("case=riichi")
     assert [b.get_attribute("data-action") for b in page.locator(".action-btn").all()] == [
