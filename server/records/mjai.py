@@ -74,6 +74,8 @@ class _Writer:
             rules = ev.get("rules") or {}
             self.out[-1]["aka_flag"] = bool(rules.get("red_fives", 3))
         elif typ == "round_start":
+            if not self.out:
+                raise RecordError("the event stream does not start with game_start")
             self.kyoku = []
             self.haipai = [[], [], [], []]
             self.paid = [0, 0, 0, 0]
