@@ -299,6 +299,7 @@ class _RoundReplay:
                     self.do(a, where)
                 self.pass_all(None, where)
         elif r.draw is not None and r.draw.type is DrawType.KYUUSHU:
+            self.pass_all(None, where)
             seat = self.st.turn
             self.expect_turn(seat, where)
             self.do(
