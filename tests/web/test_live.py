@@ -278,5 +278,20 @@ def test_two_people_join_by_link_see_discards_never_hands(
     own_b = _rivers_of(_last_view(frames_b)["view"])[str(seat_b)]
     host_sees_b = _rivers_of(_last_view(host.frames)["view"])[str(seat_b)]
     assert own_b == host_sees_b
+    # Anyone else who opens the table's address watches as a spectator: no hand, and
+    # every seat's concealed tiles as backs.
+    watcher = open_person(browser, app_server.url, "Watcher")
+    watcher.page.goto(host.page.url)
+    watcher.page.get_by_test_id("turn-status").filter(has_text="Spectating").wait_for()
+    assert watcher.page.locator(".hand-tiles .tile").count() == 0
+    assert watcher.page.locator(".action-btn").count() == 0
+    backs = watcher.page.locator(".opp-concealed img").evaluate_all(
+        "(imgs) => imgs.map((i) => i.getAttribute('src'))"
+    )
+    assert len(backs) >= 4 * 10 and set(backs) == {"/tiles/back.svg"}
+    for f in watcher.frames:
+        if f.get("type") == "view":
+            assert all(p["hand"] is None for p in f["view"]["players"])
+    watcher.context.close()
     host.context.close()
     ctx_b.close()

@@ -191,6 +191,19 @@ def test_draw_card_shows_type_and_tenpai_hands(mock: Mock) -> None:
     assert deltas.all_inner_texts() == ["+1500", "-1500", "+1500", "-1500"]
 
 
+def test_enter_continues_after_a_result(mock: Mock) -> None:
+    page = mock.open("case=call&overlay=agari")
+    page.get_by_test_id("overlay").wait_for()
+    page.keyboard.press("2")  # no chi under the card
+    assert mock.sent == []
+    continued: list[str] = []
+    page.on("console", lambda m: continued.append(m.text) if '"continue"' in m.text else None)
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(100)
+    assert continued == ['send {"type":"continue"}']
+    assert page.get_by_test_id("overlay").count() == 0
+
+
 def test_interface_text_in_japanese_and_chinese(mock: Mock) -> None:
     page = mock.open("case=call&lang=ja")
     assert page.locator(".action-btn[data-action=ron]").inner_text().endswith("ロン")

@@ -240,6 +240,15 @@ export class GameScreen {
 
   key(e) {
     if (!this.view || e.target.closest("input, select, textarea") || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (this.overlay && this.overlay.kind === "result") {
+      // Enter on a round result is "continue"; nothing else acts under the card.
+      if (e.key === "Enter") {
+        const b = this.root.querySelector("[data-testid=continue]");
+        if (b) b.click();
+        e.preventDefault();
+      }
+      return;
+    }
     const tiles = this.handTiles();
     if (e.key === "ArrowLeft" || e.key === "ArrowRight") {
       if (!tiles.length) return;

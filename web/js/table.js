@@ -277,7 +277,8 @@ export function renderTable(root, ctx, h) {
   else if (view.phase === "play") status.textContent = t("table.turn", { name: nameOf(ctx.players, view.turn) });
   top.append(status);
   if (ctx.status && ctx.status !== "open") {
-    const c = el("span", "conn-warn", ctx.status === "replaced" ? t("table.replaced") : t("table.disconnected"));
+    const text = { replaced: "table.replaced", not_found: "table.gone" }[ctx.status] || "table.disconnected";
+    const c = el("span", "conn-warn", t(text));
     c.dataset.testid = "conn";
     top.append(c);
   }
