@@ -202,7 +202,9 @@ class _Round:
 
     def add(self, typ: str, ev: EventJson) -> None:
         if typ == "haipai":
-            self.haipai[self.t(ev["seat"])] = sorted(code(x) for x in ev["tiles"])
+            # sorted by face, a red five in the fives' place (as Tenhou writes haipai)
+            tiles = sorted((parse_tile(x) for x in ev["tiles"]), key=sort_key)
+            self.haipai[self.t(ev["seat"])] = round_codes(tiles)
         elif typ == "draw":
             self.takes[self.t(ev["seat"])].append(code(ev["tile"]))
         elif typ == "discard":
