@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from pathlib import Path
@@ -144,6 +145,8 @@ def test_network_drop_reconnects_and_catches_up_by_version(
         routes.append(ws)
 
     page.route_web_socket(re.compile(r".*/ws/table/.*"), route)
+    sent: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda p: sent.append(str(p))))
     _start_with_bots(page)
     stats = Stats()
     _wait_my_discard(page, stats, 2)
@@ -172,6 +175,12 @@ def test_network_drop_reconnects_and_catches_up_by_version(
     assert len(routes) == n_routes + 1
     welcomes = [f for f in me.frames if f.get("type") == "welcome"]
     assert welcomes[-1]["mode"] == "replay"
+    hellos = [json.loads(s) for s in sent if '"hello"' in s]
+    assert hellos[-1]["last_version"] == int(before)
+    # The replayed events chained onto the last version: no gap, so no resync asked.
+    assert not any('"resync"' in s for s in sent)
+    replayed = [f for f in me.frames if f.get("type") == "event" and f["version"] > int(before)]
+    assert [f["version"] for f in replayed][:1] == [int(before) + 1]
     page.wait_for_function(
         "(v) => document.querySelector('.table-screen').dataset.version === v",
         arg=str(_last_view(me.frames)["version"]),

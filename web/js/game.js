@@ -78,7 +78,9 @@ export class GameScreen {
       case "welcome":
         this.mySeat = m.seat;
         this.players = m.players || [];
-        this.version = m.version;
+        // "replay": the missed events follow, numbered from our last version on, so keep
+        // it to chain them; "resync": only a view follows, which sets the version.
+        if (m.mode !== "replay") this.version = null;
         break;
       case "players":
         this.players = m.players || [];
