@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from server.engine.agari import (
     BlockType,
@@ -40,6 +41,7 @@ from server.engine.yaku import (
     YAKUMAN_IDS,
     Mentsu,
     Reading,
+    Tally,
     hand_yaku,
     hand_yakuman,
     is_value_pair,
@@ -319,14 +321,24 @@ _MENTSU: dict[tuple[Kind, bool, bool, bool], Mentsu] = {
 
 def readings_of(
     concealed_counts: list[int], melds: Sequence[Meld], win: Kind, tsumo: bool
-) -> list[Reading]:
+) -> tuple[Reading, ...]:
     """Every reading of a complete hand, once per way the winning tile can have completed it."""
-    out: list[Reading] = []
     meld_sets = tuple(
         _MENTSU[min(_KIND[t] for t in m.tiles), m.type is MeldType.CHI, m.is_open, m.is_kan]
         for m in melds
     )
-    if not melds:
+    return _readings(tuple(concealed_counts), meld_sets, win, tsumo)
+
+
+# The state machine scores the same concealed hand again and again (every ron check,
+# every wait shown to a seat), so readings are remembered; they are immutable.
+@lru_cache(maxsize=8192)
+def _readings(
+    c: tuple[int, ...], meld_sets: tuple[Mentsu, ...], win: Kind, tsumo: bool
+) -> tuple[Reading, ...]:
+    out: list[Reading] = []
+    concealed_counts = list(c)
+    if not meld_sets:
         if is_chiitoitsu(concealed_counts):
             out.append(Reading(Form.CHIITOITSU))
         if is_kokushi(concealed_counts):
@@ -347,7 +359,7 @@ def readings_of(
                     # A triplet finished by ron is a minkou: open for fu and ankou (R22).
                     sets.append(_MENTSU[b.first, False, j == wi and not tsumo, False])
             out.append(Reading(Form.REGULAR, tuple(sets) + meld_sets, pair, wait))
-    return out
+    return tuple(out)
 
 
 # --- scoring --------------------------------------------------------------
@@ -390,56 +402,47 @@ def score_hand(
     if not readings:
         raise ScoreError("not_agari", "the hand is not complete")
     dealer = ctx.seat_wind == EAST
-
-    best: WinResult | None = None
-    best_key: tuple[int, int, int, int] = (-1, 0, 0, 0)
-    situ = _situation_yaku(ctx, menzen)
-    shape = hand_yaku(full, menzen, rules)
-    dora, ura = _dora(full, ctx)
-    hand_ym = hand_yakuman(full, c, win, bool(melds), rules)
+    tally = Tally.of(full)
+    hand_ym = hand_yakuman(tally, full, c, win, bool(melds), rules)
     if ctx.tenhou:
-        hand_ym.insert(0, ("tenhou", 1))
+        hand_ym.append(("tenhou", 1))
     elif ctx.chiihou:
-        hand_ym.insert(0, ("chiihou", 1))
+        hand_ym.append(("chiihou", 1))
+    fixed = _situation_yaku(ctx, menzen) + hand_yaku(tally, menzen, rules)
+    fixed_han = sum(h for _, h in fixed)
+    dora, ura = _dora(full, ctx)
+
+    # (base, yakuman?, han, fu) orders readings by points first (R21), then by han and
+    # fu like Tenhou; the winner's yaku list and result are only built once.
+    best_key: tuple[int, int, int, int] = (-1, 0, 0, 0)
+    best_yaku: list[tuple[str, int]] = []
     for r in readings:
         fu = fu_of(r, menzen, ctx.tsumo, ctx.seat_wind, ctx.round_wind, rules)
         ym = hand_ym + reading_yakuman(r, c, win, rules)
         if ym:
-            ym.sort(key=lambda y: _YAKUMAN_RANK[y[0]])
-            base = 8000 * sum(m for _, m in ym)
-            key = (base, 1, 0, fu)
+            key = (8000 * sum(m for _, m in ym), 1, 0, fu)
             if key > best_key:
-                best_key = key
-                pay = payments_for(base, dealer, ctx.tsumo)
-                best = WinResult((), tuple(ym), 0, fu, "yakuman", 0, 0, 0, base, pay, 0)
+                best_key, best_yaku = key, ym
             continue
-        yk = situ + shape + reading_yaku(r, menzen, ctx.seat_wind, ctx.round_wind, rules)
-        if not yk:
+        yk = reading_yaku(r, menzen, ctx.seat_wind, ctx.round_wind, rules)
+        if not yk and not fixed:
             continue
-        yk.sort(key=lambda y: _YAKU_RANK[y[0]])
-        han = sum(h for _, h in yk) + dora + aka + ura
-        base, limit = base_points(han, fu, rules)
+        han = fixed_han + sum(h for _, h in yk) + dora + aka + ura
+        base, _ = base_points(han, fu, rules)
         key = (base, 0, han, fu)
         if key > best_key:
-            best_key = key
-            pay = payments_for(base, dealer, ctx.tsumo)
-            best = WinResult(tuple(yk), (), han, fu, limit, dora, aka, ura, base, pay, 0)
-    if best is None:
+            best_key, best_yaku = key, fixed + yk
+    base, is_ym, han, fu = best_key
+    if base < 0:
         raise ScoreError("no_yaku", "the hand is complete but has no yaku")
-    total = _payment_total(best.payments) + 300 * ctx.honba + 1000 * ctx.riichi_sticks
-    return WinResult(
-        best.yaku,
-        best.yakuman,
-        best.han,
-        best.fu,
-        best.limit,
-        best.dora,
-        best.aka,
-        best.ura,
-        best.base,
-        best.payments,
-        total,
-    )
+    pay = payments_for(base, dealer, ctx.tsumo)
+    total = _payment_total(pay) + 300 * ctx.honba + 1000 * ctx.riichi_sticks
+    if is_ym:
+        best_yaku.sort(key=lambda y: _YAKUMAN_RANK[y[0]])
+        return WinResult((), tuple(best_yaku), 0, fu, "yakuman", 0, 0, 0, base, pay, total)
+    best_yaku.sort(key=lambda y: _YAKU_RANK[y[0]])
+    limit = base_points(han, fu, rules)[1]
+    return WinResult(tuple(best_yaku), (), han, fu, limit, dora, aka, ura, base, pay, total)
 
 
 def _dora(full: list[int], ctx: WinContext) -> tuple[int, int]:

@@ -18,7 +18,6 @@ from server.engine.tiles import (
     GREEN,
     HAKU,
     HATSU,
-    TERMINALS,
     WINDS,
     YAOCHU,
     Kind,
@@ -108,46 +107,60 @@ def is_value_pair(k: Kind, seat_wind: Kind, round_wind: Kind) -> bool:
     return k in _DRAGON_YAKU or k in (seat_wind, round_wind)
 
 
-def hand_yaku(full: list[int], menzen: bool, rules: RuleSet) -> list[tuple[str, int]]:
-    """Yaku that depend only on which tiles the hand holds (any reading).
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """Tile totals of a whole hand (melds included) that the hand-level yaku need."""
 
-    ``full`` counts every tile of the hand, melds included.
-    """
+    man: int
+    pin: int
+    sou: int
+    honors: int
+    terminals: int
+
+    @classmethod
+    def of(cls, full: list[int]) -> Tally:
+        return cls(
+            sum(full[0:9]),
+            sum(full[9:18]),
+            sum(full[18:27]),
+            sum(full[27:34]),
+            full[0] + full[8] + full[9] + full[17] + full[18] + full[26],
+        )
+
+
+def hand_yaku(t: Tally, menzen: bool, rules: RuleSet) -> list[tuple[str, int]]:
+    """Yaku that depend only on which tiles the hand holds (any reading)."""
     out: list[tuple[str, int]] = []
-    simples = sum(full[1:8]) + sum(full[10:17]) + sum(full[19:26])
-    total = sum(full)
-    if simples == total and (menzen or rules.kuitan):
+    suited = t.man + t.pin + t.sou
+    if t.honors == 0 and t.terminals == 0 and (menzen or rules.kuitan):
         out.append(("tanyao", 1))
-    suits = (sum(full[0:9]) > 0) + (sum(full[9:18]) > 0) + (sum(full[18:27]) > 0)
-    if suits == 1:
-        if sum(full[27:]):
+    if suited and suited in (t.man, t.pin, t.sou):
+        if t.honors:
             out.append(("honitsu", 3 if menzen else 2))
         else:
             out.append(("chinitsu", 6 if menzen else 5))
-    if simples == 0:
+    if t.terminals == suited:
         # All terminals and honors; all-honor or all-terminal hands are yakuman.
         out.append(("honroutou", 2))
     return out
 
 
 def hand_yakuman(
-    full: list[int], concealed: list[int], win: Kind, has_melds: bool, rules: RuleSet
+    t: Tally, full: list[int], concealed: list[int], win: Kind, has_melds: bool, rules: RuleSet
 ) -> list[tuple[str, int]]:
     """Yakuman that depend only on the tiles held (any reading of a complete hand).
 
     ``concealed`` counts the concealed tiles including the winning tile.
     """
     out: list[tuple[str, int]] = []
-    man_pin = sum(full[0:18])
-    honors = sum(full[27:])
-    souzu = sum(full[18:27])
-    if man_pin + souzu == 0:
+    suited = t.man + t.pin + t.sou
+    if suited == 0:
         out.append(("tsuuiisou", 1))
-    elif honors == 0 and sum(full[k] for k in TERMINALS) == man_pin + souzu:
+    elif t.honors == 0 and t.terminals == suited:
         out.append(("chinroutou", 1))
-    if man_pin == 0 and sum(full[k] for k in GREEN) == souzu + honors:
+    if t.man + t.pin == 0 and sum(full[k] for k in GREEN) == t.sou + t.honors:
         out.append(("ryuuiisou", 1))
-    if not has_melds:
+    if not has_melds and t.honors == 0 and suited in (t.man, t.pin, t.sou):
         ch = _chuuren(concealed, win)
         if ch:
             out.append(("chuuren", 2 if ch == 2 and rules.double_yakuman else 1))
@@ -158,91 +171,109 @@ def reading_yaku(
     r: Reading, menzen: bool, seat_wind: Kind, round_wind: Kind, rules: RuleSet
 ) -> list[tuple[str, int]]:
     """Yaku of one reading's sets and pair (regular or chiitoitsu form)."""
-    if r.form is Form.CHIITOITSU:
-        return [("chiitoitsu", 2)]
     if r.form is not Form.REGULAR:
-        return []
+        return [("chiitoitsu", 2)] if r.form is Form.CHIITOITSU else []
     out: list[tuple[str, int]] = []
-    sets = r.sets
     pair = r.pair
     assert pair is not None
-    runs = [s.first for s in sets if s.run]
-    trips = [s for s in sets if not s.run]
-    trip_kinds = [s.first for s in trips]
+    # This runs for every reading of every scored hand: one pass to split the sets,
+    # then each yaku is only looked for when the split allows it.
+    runs: list[Kind] = []
+    trip_kinds: list[Kind] = []
+    ankou = kans = 0
+    for s in r.sets:
+        if s.run:
+            runs.append(s.first)
+        else:
+            trip_kinds.append(s.first)
+            if not s.open:
+                ankou += 1
+            if s.kan:
+                kans += 1
+    n_runs = len(runs)
 
-    if (
-        menzen
-        and not trips
-        and r.wait is WaitShape.RYANMEN
-        and not is_value_pair(pair, seat_wind, round_wind)
-    ):
-        out.append(("pinfu", 1))
-
-    # Identical runs: iipeikou / ryanpeikou (closed only), isshoku sanjun (local).
-    same: dict[Kind, int] = {}
-    for f in runs:
-        same[f] = same.get(f, 0) + 1
-    sanjun = rules.isshoku_sanjun and any(n >= 3 for n in same.values())
-    peikou = sum(n // 2 for n in same.values())
-    if menzen and peikou >= 2:
-        out.append(("ryanpeikou", 3))
-    elif sanjun:
-        out.append(("isshoku_sanjun", 2 if menzen else 1))
-    elif menzen and peikou == 1:
-        out.append(("iipeikou", 1))
-
-    for k in trip_kinds:
-        if k in _DRAGON_YAKU:
-            out.append((_DRAGON_YAKU[k], 1))
-        if k == seat_wind:
-            out.append(("yakuhai_seat_wind", 1))
-        if k == round_wind:
-            out.append(("yakuhai_round_wind", 1))
-
-    if len(trips) == 4:
+    if n_runs == 4:
+        if (
+            menzen
+            and r.wait is WaitShape.RYANMEN
+            and pair not in _DRAGON_YAKU
+            and pair != seat_wind
+            and pair != round_wind
+        ):
+            out.append(("pinfu", 1))
+    elif n_runs == 0:
         out.append(("toitoi", 2))
 
-    run_set = set(runs)
-    for n in range(7):
-        if n in run_set and n + 9 in run_set and n + 18 in run_set:
-            out.append(("sanshoku_doujun", 2 if menzen else 1))
-            break
-    trip_set = set(trip_kinds)
-    for n in range(9):
-        if n in trip_set and n + 9 in trip_set and n + 18 in trip_set:
-            out.append(("sanshoku_doukou", 2))
-            break
-    for s0 in (0, 9, 18):
-        if s0 in run_set and s0 + 3 in run_set and s0 + 6 in run_set:
-            out.append(("ittsu", 2 if menzen else 1))
-            break
+    if n_runs >= 2:
+        # Identical runs: iipeikou / ryanpeikou (closed only), isshoku sanjun (local).
+        runs.sort()
+        peikou = 0
+        sanjun = False
+        i = 0
+        while i < n_runs:
+            j = i
+            while j < n_runs and runs[j] == runs[i]:
+                j += 1
+            peikou += (j - i) // 2
+            sanjun = sanjun or j - i >= 3
+            i = j
+        if menzen and peikou >= 2:
+            out.append(("ryanpeikou", 3))
+        elif sanjun and rules.isshoku_sanjun:
+            out.append(("isshoku_sanjun", 2 if menzen else 1))
+        elif menzen and peikou:
+            out.append(("iipeikou", 1))
 
-    ankou = sum(1 for s in trips if not s.open)
+    dragons = 0
+    for k in trip_kinds:
+        if k >= 27:
+            if k in _DRAGON_YAKU:
+                out.append((_DRAGON_YAKU[k], 1))
+                dragons += 1
+            if k == seat_wind:
+                out.append(("yakuhai_seat_wind", 1))
+            if k == round_wind:
+                out.append(("yakuhai_round_wind", 1))
+
+    if n_runs >= 3:
+        for n in runs:
+            if n < 9 and n % 9 <= 6 and n + 9 in runs and n + 18 in runs:
+                out.append(("sanshoku_doujun", 2 if menzen else 1))
+                break
+        for n in runs:
+            if n % 9 == 0 and n + 3 in runs and n + 6 in runs:
+                out.append(("ittsu", 2 if menzen else 1))
+                break
+    elif len(trip_kinds) >= 3:
+        for n in trip_kinds:
+            if n < 9 and n + 9 in trip_kinds and n + 18 in trip_kinds:
+                out.append(("sanshoku_doukou", 2))
+                break
+        if rules.sanrenkou:
+            for k in trip_kinds:
+                if k < 27 and k % 9 <= 6 and k + 1 in trip_kinds and k + 2 in trip_kinds:
+                    out.append(("sanrenkou", 2))
+                    break
+
     if ankou == 3:
         out.append(("sanankou", 2))
-    kans = sum(1 for s in trips if s.kan)
     if kans == 3:
         out.append(("sankantsu", 2))
 
     # Chanta / junchan need a run; without one the hand is honroutou (or a yakuman).
-    if runs:
-        runs_ok = all(f % 9 in (0, 6) for f in runs)
-        trips_ok = all(k in YAOCHU for k in trip_kinds)
-        if runs_ok and trips_ok and pair in YAOCHU:
-            honors = pair >= 27 or any(k >= 27 for k in trip_kinds)
-            if honors:
-                out.append(("chanta", 2 if menzen else 1))
-            else:
-                out.append(("junchan", 3 if menzen else 2))
+    if (
+        n_runs
+        and pair in YAOCHU
+        and all(f % 9 == 0 or f % 9 == 6 for f in runs)
+        and all(k in YAOCHU for k in trip_kinds)
+    ):
+        if pair >= 27 or any(k >= 27 for k in trip_kinds):
+            out.append(("chanta", 2 if menzen else 1))
+        else:
+            out.append(("junchan", 3 if menzen else 2))
 
-    if pair in _DRAGON_YAKU and sum(1 for k in trip_kinds if k in _DRAGON_YAKU) == 2:
+    if dragons == 2 and pair in _DRAGON_YAKU:
         out.append(("shousangen", 2))
-
-    if rules.sanrenkou:
-        for k in trip_kinds:
-            if k < 27 and k % 9 <= 6 and k + 1 in trip_set and k + 2 in trip_set:
-                out.append(("sanrenkou", 2))
-                break
     return out
 
 
