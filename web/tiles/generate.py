@@ -163,17 +163,22 @@ def pin(cx: float, cy: float, r: float, color: str) -> str:
 
 def stick(cx: float, cy: float, length: float, color: str, tilt: float = 0) -> str:
     """One bamboo stick of a souzu tile, with the joints marked."""
-    w = 6.4
+    w = 7.4
     x0, y0 = cx - w / 2, cy - length / 2
+    # A joint across the middle and swollen ends, as bamboo is drawn on real tiles.
     joint = (
-        f'<line x1="{_fmt(x0)}" y1="{_fmt(cy)}" x2="{_fmt(x0 + w)}" y2="{_fmt(cy)}" '
-        f'stroke="{FACE}" stroke-width="1.3"/>'
+        f'<line x1="{_fmt(x0 - 0.6)}" y1="{_fmt(cy)}" x2="{_fmt(x0 + w + 0.6)}" '
+        f'y2="{_fmt(cy)}" stroke="{FACE}" stroke-width="1.4"/>'
     )
     body = (
         f'<rect x="{_fmt(x0)}" y="{_fmt(y0)}" width="{_fmt(w)}" height="{_fmt(length)}" '
-        f'rx="3" fill="{color}"/>'
-        f'<line x1="{_fmt(cx)}" y1="{_fmt(y0 + 2.5)}" x2="{_fmt(cx)}" '
-        f'y2="{_fmt(y0 + length - 2.5)}" stroke="{FACE}" stroke-width="0.9" opacity="0.55"/>'
+        f'rx="3.2" fill="{color}"/>'
+        f'<rect x="{_fmt(x0 - 0.6)}" y="{_fmt(y0)}" width="{_fmt(w + 1.2)}" height="2.6" '
+        f'rx="1.3" fill="{color}"/>'
+        f'<rect x="{_fmt(x0 - 0.6)}" y="{_fmt(y0 + length - 2.6)}" width="{_fmt(w + 1.2)}" '
+        f'height="2.6" rx="1.3" fill="{color}"/>'
+        f'<line x1="{_fmt(cx)}" y1="{_fmt(y0 + 3)}" x2="{_fmt(cx)}" '
+        f'y2="{_fmt(y0 + length - 3)}" stroke="{FACE}" stroke-width="1" opacity="0.6"/>'
     )
     g = body + joint
     if tilt:
