@@ -1,9 +1,12 @@
-// Entry point: hash routes (#/, #/join/CODE, #/lobby/CODE, #/game/ID), header, language switch.
+// Entry point: hash routes (#/, #/join/CODE, #/lobby/CODE, #/game/ID, #/history, #/replay/ID),
+// header, language switch.
 import { api } from "./api.js";
 import { initI18n, setLang, getLang, LANGS, t, onLangChange } from "./i18n.js";
 import { renderHome } from "./home.js";
 import { LobbyScreen, joinAndOpen } from "./lobby.js";
 import { GameScreen } from "./game.js";
+import { renderHistory } from "./history.js";
+import { ReplayScreen } from "./replay.js";
 
 const app = { me: null, screen: null };
 const root = document.getElementById("app");
@@ -32,7 +35,13 @@ function header() {
     sel.append(o);
   }
   sel.addEventListener("change", () => setLang(sel.value));
-  h.append(title, me, sel);
+  const hist = document.createElement("a");
+  hist.href = "#/history";
+  hist.className = "history-link";
+  hist.style.cssText = "color: #fff; font-size: 14px";
+  hist.dataset.testid = "history-link";
+  hist.textContent = t("home.history");
+  h.append(title, hist, me, sel);
 }
 
 async function route() {
@@ -52,6 +61,10 @@ async function route() {
       app.screen = new LobbyScreen(root, app, parts[1]);
     } else if (parts[0] === "game" && parts[1]) {
       app.screen = new GameScreen(root, parts[1]);
+    } else if (parts[0] === "history") {
+      await renderHistory(root, app, parts.slice(1));
+    } else if (parts[0] === "replay" && parts[1]) {
+      app.screen = new ReplayScreen(root, parts[1], Number(parts[2] || 1) - 1, Number(parts[3] || 0));
     } else {
       await renderHome(root, app);
     }
