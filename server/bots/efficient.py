@@ -125,7 +125,9 @@ class EfficientBot:
                 if ok:
                     return a
         scored: list[tuple[tuple[int, int, int, int, int], Action]] = []
-        uke_cache: dict[Kind, int] = {}
+        # ukeire only matters to compare kinds; one best kind needs none
+        contenders = sum(1 for sh in by_kind.values() if sh == best_sh)
+        uke_cache: dict[Kind, int] = {} if contenders > 1 else dict.fromkeys(by_kind, 0)
         for a in choices:
             assert a.tile is not None
             k = kind(a.tile)

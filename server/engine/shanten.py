@@ -307,25 +307,19 @@ def _check_waiting_size(c: Sequence[int]) -> None:
         raise ValueError(f"waits need a hand of 3n+1 tiles, got {sum(c)}")
 
 
-# Suit slices of the 34 kinds: (start, end, honors)
-_SUIT_SLICES = ((0, 9, False), (9, 18, False), (18, 27, False), (27, 34, True))
-
-# suit key -> ((index in suit, vector id after drawing it), ...) for every draw
-# that could join a block (the kind held, or within two of a held kind).
+# suit key -> ((index in suit, vector id after drawing it), ...) for the draws
+# that could join a block: the kind held, or within two of a held kind.
 _draws_suit: dict[bytes, tuple[tuple[int, int], ...]] = {}
 _draws_honor: dict[bytes, tuple[tuple[int, int], ...]] = {}
 
 
-def _draws(key: bytes, honors: bool, every: bool) -> tuple[tuple[int, int], ...]:
+def _draws(key: bytes, honors: bool) -> tuple[tuple[int, int], ...]:
     table = _draws_honor if honors else _draws_suit
-    if not every:
-        hit = table.get(key)
-        if hit is not None:
-            return hit
+    hit = table.get(key)
+    if hit is not None:
+        return hit
     arr = bytearray(key)
-    if every:
-        js: Sequence[int] = range(len(key))
-    elif honors:
+    if honors:
         js = [j for j in range(len(key)) if key[j]]
     else:
         js = sorted({i for j in range(9) if key[j] for i in range(j - 2, j + 3) if 0 <= i < 9})
@@ -335,8 +329,7 @@ def _draws(key: bytes, honors: bool, every: bool) -> tuple[tuple[int, int], ...]
         out.append((j, _vector_id(bytes(arr), honors)))
         arr[j] -= 1
     res = tuple(out)
-    if not every:
-        table[key] = res
+    table[key] = res
     return res
 
 
@@ -349,50 +342,48 @@ def _improving(h: list[int]) -> tuple[int, list[Kind]]:
     base = shanten(h)
     total = sum(h)
     n = (total + 1) // 3
-    keys = [bytes(h[a:b]) for a, b, _ in _SUIT_SLICES]
-    ids = [_vector_id(keys[i], _SUIT_SLICES[i][2]) for i in range(4)]
-    lo = _pair(ids[0], ids[1])
-    hi = _pair(ids[2], ids[3])
-    # Chiitoitsu/kokushi can only improve if they already give the shanten;
-    # a draw then improves them by exactly one in the cases tested below, and
-    # possibly with a kind far from anything held.
-    seven = total == 13 and _chiitoitsu(h) == base
-    orphans = total == 13 and _kokushi(h) == base
-    every = seven or orphans
-    kinds = NUM_KINDS - h.count(0)
-    k13_pair = orphans and max(h[k] for k in _KOKUSHI_KINDS) >= 2
-    out: list[Kind] = []
+    k0, k1, k2, k3 = bytes(h[0:9]), bytes(h[9:18]), bytes(h[18:27]), bytes(h[27:34])
+    i0, i1 = _vector_id(k0, False), _vector_id(k1, False)
+    i2, i3 = _vector_id(k2, False), _vector_id(k3, True)
+    lo = _pair(i0, i1)
+    hi = _pair(i2, i3)
     pairs = _pairs
     final = _final
-    ja: int | None
-    jb: int | None
-    for si in range(4):
-        start, _, hon = _SUIT_SLICES[si]
-        for j, vid in _draws(keys[si], hon, every):
-            if si == 0:
-                ja, jb = pairs.get((vid << 16) | ids[1]), hi
-            elif si == 1:
-                ja, jb = pairs.get((ids[0] << 16) | vid), hi
-            elif si == 2:
-                ja, jb = lo, pairs.get((vid << 16) | ids[3])
-            else:
-                ja, jb = lo, pairs.get((ids[2] << 16) | vid)
-            if ja is None:
-                ja = _pair(vid, ids[1]) if si == 0 else _pair(ids[0], vid)
-            if jb is None:
-                jb = _pair(vid, ids[3]) if si == 2 else _pair(ids[2], vid)
-            fin = final.get((ja << 24) | (jb << 3) | n)
-            sh = _combine(ja, jb, n) if fin is None else fin
-            k = start + j
-            if sh >= base and every:
-                held = h[k]
-                pairs_up = seven and (held == 1 or (held == 0 and kinds < 7))
-                new_orphan = orphans and k in YAOCHU and (held == 0 or (not k13_pair and held == 1))
-                if pairs_up or new_orphan:
-                    sh = base - 1
+    found: set[Kind] = set()
+    # Regular form: per suit, the new id of that half, the other half fixed.
+    for start, key, honors, partner, first in (
+        (0, k0, False, i1, True),
+        (9, k1, False, i0, False),
+        (18, k2, False, i3, True),
+        (27, k3, True, i2, False),
+    ):
+        low_half = start < 18
+        for j, vid in _draws(key, honors):
+            pk = (vid << 16) | partner if first else (partner << 16) | vid
+            got = pairs.get(pk)
+            if got is None:
+                got = _pair(vid, partner) if first else _pair(partner, vid)
+            fk = (got << 24) | (hi << 3) | n if low_half else (lo << 24) | (got << 3) | n
+            sh = final.get(fk)
+            if sh is None:
+                sh = _combine(got, hi, n) if low_half else _combine(lo, got, n)
             if sh < base:
-                out.append(k)
-    return base, out
+                found.add(start + j)
+    # Chiitoitsu/kokushi can only improve if they already give the shanten;
+    # a draw then lowers them by one in these cases (possibly a kind far from
+    # anything held, which the regular loop above never looks at).
+    if total == 13:
+        if _chiitoitsu(h) == base:
+            few_kinds = NUM_KINDS - h.count(0) < 7
+            for k in range(NUM_KINDS):
+                if h[k] == 1 or (few_kinds and h[k] == 0):
+                    found.add(k)
+        if _kokushi(h) == base:
+            has_pair = max(h[k] for k in _KOKUSHI_KINDS) >= 2
+            for k in _KOKUSHI_KINDS:
+                if h[k] == 0 or (h[k] == 1 and not has_pair):
+                    found.add(k)
+    return base, sorted(found)
 
 
 def waits(c: Sequence[int]) -> list[Kind]:
