@@ -113,6 +113,7 @@ export function foldHand(hand, upto) {
     } else if (type === "agari" || type === "ryuukyoku") {
       st.result = d;
       st.scores = [...d.scores];
+      st.sticks = d.riichi_sticks;
     } else if (type === "game_end") st.final = d.final;
   }
   return st;
@@ -284,10 +285,10 @@ export class ReplayScreen {
       b.addEventListener("click", fn);
       ctl.append(b);
     };
-    btn("⏮", "↑", () => this.go(this.hand - 1, 0), "prev-hand");
+    btn("«", "↑", () => this.go(this.hand - 1, 0), "prev-hand");
     btn("◀", "←", () => this.prev(), "prev-step");
     btn("▶", "→", () => this.next(), "next-step");
-    btn("⏭", "↓", () => this.go(this.hand + 1, 0), "next-hand");
+    btn("»", "↓", () => this.go(this.hand + 1, 0), "next-hand");
     const pos = el("span", "replay-pos", s("step_of", { n: this.step, total: steps.length - 1 }));
     pos.dataset.testid = "step-pos";
     ctl.append(pos);
@@ -297,6 +298,18 @@ export class ReplayScreen {
     page.append(ctl);
     page.append(el("div", "hint keys-hint", s("keys")));
 
+    if (st.result && (stepEvent.type === "agari" || stepEvent.type === "ryuukyoku")) {
+      const card = el("div", "card result-card");
+      card.dataset.testid = "replay-result";
+      renderResult(card, st.result, { players: this.players, mySeat: null }, {});
+      page.append(card);
+    }
+    if (st.final && stepEvent.type === "game_end") {
+      const card = el("div", "card result-card");
+      card.dataset.testid = "replay-final";
+      renderFinal(card, st.final, { players: this.players, mySeat: null, returnPoints: (game.rules || {}).return_points }, {});
+      page.append(card);
+    }
     // The table: centre info, then the four seats with their hands open.
     const info = el("div", "replay-info card");
     info.append(el("strong", "round-name", roundLabel(st.round)));
@@ -315,18 +328,6 @@ export class ReplayScreen {
     for (let seat = 0; seat < 4; seat++) seats.append(this.seatEl(st, seat, doraSet));
     page.append(seats);
 
-    if (st.result && (stepEvent.type === "agari" || stepEvent.type === "ryuukyoku")) {
-      const card = el("div", "card result-card");
-      card.dataset.testid = "replay-result";
-      renderResult(card, st.result, { players: this.players, mySeat: null }, {});
-      page.append(card);
-    }
-    if (st.final && stepEvent.type === "game_end") {
-      const card = el("div", "card result-card");
-      card.dataset.testid = "replay-final";
-      renderFinal(card, st.final, { players: this.players, mySeat: null, returnPoints: (game.rules || {}).return_points }, {});
-      page.append(card);
-    }
     this.root.replaceChildren(page);
   }
 
