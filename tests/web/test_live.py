@@ -304,3 +304,32 @@ def test_two_people_join_by_link_see_discards_never_hands(
     watcher.context.close()
     host.context.close()
     ctx_b.close()
+
+
+def test_timer_bar_and_server_default_action_on_timeout(
+    browser: Any, app_server: AppServer
+) -> None:
+    """With 1 s per action and no bank, the bar shows and the server discards for us."""
+    me = open_person(browser, app_server.url, "Toki")
+    page = me.page
+    page.select_option("select[name=length]", "tonpuu")
+    page.select_option("select[name=timer]", "on")
+    page.fill("input[name=think_seconds]", "1")
+    page.fill("input[name=bank_seconds]", "0")
+    page.get_by_test_id("create").click()
+    page.get_by_test_id("slots").wait_for()
+    assert "1s + 0s" in page.get_by_test_id("rules-summary").inner_text()
+    add_bots(page, [1, 2, 3])
+    page.get_by_test_id("start").click()
+    # Seat 0 is not always the first dealer: wait for our own first decision.
+    page.locator(".timer.on").wait_for()
+    timers = [f["timer"] for f in me.frames if f.get("type") == "view" and f.get("timer")]
+    assert timers and timers[-1]["seat"] == 0 and timers[-1]["think_ms"] <= 1000
+    assert page.locator(".timer-text").inner_text() in ("1s + 0s", "0s + 0s")
+    my_river = '.zone[data-seat="0"] .river .tile'
+    before = page.locator(my_river).count()
+    # Nobody clicks: the server plays the default action for the seat.
+    page.wait_for_function(
+        "([sel, n]) => document.querySelectorAll(sel).length > n", arg=[my_river, before]
+    )
+    me.context.close()

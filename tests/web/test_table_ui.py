@@ -191,6 +191,20 @@ def test_draw_card_shows_type_and_tenpai_hands(mock: Mock) -> None:
     assert deltas.all_inner_texts() == ["+1500", "-1500", "+1500", "-1500"]
 
 
+def test_side_log_lists_calls_riichi_and_new_dora(mock: Mock) -> None:
+    page = mock.open("case=discard")
+    items = page.locator("[data-testid=log] li")
+    assert items.all_inner_texts()[:4] == [
+        "South 2 · 1 honba",
+        "Aoi: Pon",
+        "Bot (efficient): riichi",
+        "New dora indicator",
+    ]
+    assert mock.tiles("[data-testid=log] li.log-call .tile") == ["5z", "5z", "5z"]
+    assert mock.tiles("[data-testid=log] li.log-dora .tile") == ["9s"]
+    assert page.get_by_test_id("log").is_visible()
+
+
 def test_enter_continues_after_a_result(mock: Mock) -> None:
     page = mock.open("case=call&overlay=agari")
     page.get_by_test_id("overlay").wait_for()

@@ -70,3 +70,11 @@ views.riichi = structuredClone(views.discard);
 views.riichi.legal_actions = views.discard.legal_actions
   .filter((a) => a.type === "discard")
   .concat([{ type: "riichi", seat: 0, tile: "3s" }, { type: "riichi", seat: 0, tile: "7s" }, { type: "tsumo", seat: 0 }]);
+
+// Public events as they arrive on the wire before the view (for the side log).
+export const logEvents = [
+  { type: "round_start", round_wind: "S", kyoku: 2, honba: 1, riichi_sticks: 1, scores: [31200, 18700, 24100, 25000], dealer: 1, dice: [3, 4], dora_indicators: ["4p"], wall_left: 70, round_index: 5 },
+  { type: "pon", seat: 0, tiles: ["5z", "5z", "5z"], called: "5z", from_seat: 2 },
+  { type: "riichi_accepted", seat: 1, double: false, scores: [31200, 18700, 24100, 25000], riichi_sticks: 1 },
+  { type: "new_dora", indicator: "9s", dora_indicators: ["4p", "9s"] },
+];

@@ -3,6 +3,9 @@
 import { api, LiveSocket } from "./api.js";
 import { t, onLangChange } from "./i18n.js";
 import { renderTable, tickTimer } from "./table.js";
+import { kindOf } from "./tiles.js";
+
+const CALL_TYPES = new Set(["chi", "pon", "daiminkan", "ankan", "kakan"]);
 
 export class GameScreen {
   /**
@@ -26,6 +29,7 @@ export class GameScreen {
     this.dismissed = null;
     this.returnPoints = 30000;
     this.toast = null;
+    this.log = [];
     root.replaceChildren(Object.assign(document.createElement("p"), { textContent: t("common.loading") }));
     this.onKey = (e) => this.key(e);
     document.addEventListener("keydown", this.onKey);
@@ -121,6 +125,7 @@ export class GameScreen {
   }
 
   event(ev) {
+    this.logEvent(ev);
     if (ev.type === "agari" || ev.type === "ryuukyoku") {
       this.overlay = { kind: "result", data: ev };
     } else if (ev.type === "round_start") {
@@ -133,6 +138,29 @@ export class GameScreen {
     } else if (ev.type === "game_start" && ev.rules && ev.rules.return_points) {
       this.returnPoints = ev.rules.return_points;
     }
+  }
+
+  /** Public moves worth following (calls, kans, riichi, new dora, round ends), newest last. */
+  logEvent(ev) {
+    const entries = [];
+    if (ev.type === "round_start") {
+      entries.push({ kind: "round", wind: ev.round_wind, kyoku: ev.kyoku, honba: ev.honba });
+    } else if (CALL_TYPES.has(ev.type) || ev.type === "call" || ev.type === "kan") {
+      // engine.md names these "call"/"kan" with the kind in data.type; on the wire the
+      // kind arrives as the event type itself. Accept both.
+      const action = CALL_TYPES.has(ev.type) ? ev.type : ev.type === "kan" ? (ev.added ? "kakan" : "ankan") : callKind(ev.tiles || []);
+      entries.push({ kind: "call", seat: ev.seat, action, tiles: ev.tiles || [] });
+    } else if (ev.type === "riichi_accepted") {
+      entries.push({ kind: "riichi", seat: ev.seat });
+    } else if (ev.type === "new_dora") {
+      entries.push({ kind: "dora", tile: ev.indicator });
+    } else if (ev.type === "agari") {
+      for (const w of ev.winners || []) entries.push({ kind: "win", seat: w.seat, action: w.from_seat == null ? "tsumo" : "ron" });
+    } else if (ev.type === "ryuukyoku") {
+      entries.push({ kind: "draw", reason: ev.reason });
+    }
+    this.log.push(...entries);
+    if (this.log.length > 40) this.log.splice(0, this.log.length - 40);
   }
 
   /** After a reload the result or standings come from the view itself. */
@@ -179,6 +207,7 @@ export class GameScreen {
         status: this.status,
         overlay: this.overlay,
         returnPoints: this.returnPoints,
+        log: this.log,
       },
       {
         onTile: (tile) => this.clickTile(tile),
@@ -278,6 +307,13 @@ export class GameScreen {
       if (b) b.click();
     }
   }
+}
+
+/** chi, pon or daiminkan from a call's tiles (a run, three alike, four alike). */
+function callKind(tiles) {
+  const kinds = new Set(tiles.map(kindOf));
+  if (kinds.size > 1) return "chi";
+  return tiles.length === 4 ? "daiminkan" : "pon";
 }
 
 function sameAction(a, b) {

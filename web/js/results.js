@@ -1,5 +1,6 @@
 // Round results (agari / ryuukyoku event data, docs/engine.md) and final standings.
 import { t, yakuName } from "./i18n.js";
+import { seatName } from "./names.js";
 import { tileEl, doraKinds, kindOf, sortTiles } from "./tiles.js";
 import { meldLayout } from "./melds.js";
 
@@ -11,9 +12,7 @@ function el(tag, cls, text) {
 }
 
 function nameOf(ctx, seat) {
-  const p = (ctx.players || []).find((x) => x.seat === seat);
-  if (!p) return `#${seat + 1}`;
-  return p.name || (p.bot ? t("bot.named", { n: seat + 1, level: t(`bot.${p.bot}`) }) : `#${seat + 1}`);
+  return seatName(ctx.players, seat);
 }
 
 function signed(n) {

@@ -2,6 +2,7 @@
 // and keys into the legal actions the view lists. The server decides legality; the
 // client only offers what legal_actions contains and never guesses.
 import { t } from "./i18n.js";
+import { seatName } from "./names.js";
 import { tileEl, doraKinds, kindOf, sortTiles } from "./tiles.js";
 import { relPos, meldLayout } from "./melds.js";
 import { renderResult, renderFinal } from "./results.js";
@@ -62,12 +63,6 @@ function riverEl(player, dora) {
   return river;
 }
 
-function nameOf(players, seat) {
-  const p = players && players.find((x) => x.seat === seat);
-  if (!p) return `#${seat + 1}`;
-  return p.name || (p.bot ? t("bot.named", { n: seat + 1, level: t(`bot.${p.bot}`) }) : `#${seat + 1}`);
-}
-
 function plateEl(ctx, player) {
   const { view, players, mySeat } = ctx;
   const rel = relPos(player.seat, mySeat ?? 0);
@@ -81,7 +76,7 @@ function plateEl(ctx, player) {
   if (player.riichi) top.append(el("span", "riichi-stick", ""));
   plate.append(top);
   const p = players && players.find((x) => x.seat === player.seat);
-  const name = el("div", "plate-name", nameOf(players, player.seat));
+  const name = el("div", "plate-name", seatName(players, player.seat));
   if (p && p.connected === false && !p.bot) name.append(el("span", "offline", ` (${t("table.offline")})`));
   if (p && p.auto) name.append(el("span", "offline", ` (${t("table.auto")})`));
   plate.append(name);
@@ -257,6 +252,35 @@ function doraEl(view) {
   return box;
 }
 
+/** The side log of public moves (wide screens only, hidden by CSS elsewhere). */
+function logEl(ctx) {
+  const box = el("div", "side-log");
+  box.dataset.testid = "log";
+  box.append(el("h4", "", t("log.title")));
+  const list = el("ol", "");
+  for (const e of (ctx.log || []).slice(-16)) {
+    const li = el("li", `log-${e.kind}`);
+    if (e.kind === "round") {
+      li.textContent = `${t("table.round", { wind: t(`wind.${e.wind}`), kyoku: e.kyoku })} · ${t("table.honba", { n: e.honba })}`;
+    } else if (e.kind === "call") {
+      li.textContent = t("log.call", { name: seatName(ctx.players, e.seat), action: t(`action.${e.action}`) });
+      for (const tl of e.tiles) li.append(tileEl(tl, { classes: ["mini"] }));
+    } else if (e.kind === "riichi") {
+      li.textContent = t("log.riichi", { name: seatName(ctx.players, e.seat) });
+    } else if (e.kind === "dora") {
+      li.textContent = t("log.dora");
+      li.append(tileEl(e.tile, { classes: ["mini"] }));
+    } else if (e.kind === "win") {
+      li.textContent = t("log.win", { name: seatName(ctx.players, e.seat), action: t(`action.${e.action}`) });
+    } else if (e.kind === "draw") {
+      li.textContent = t(`draw.${e.reason}`);
+    }
+    list.append(li);
+  }
+  box.append(list);
+  return box;
+}
+
 /** Render the whole table into root. ctx: {view, players, mySeat, mode, selected, busy, timer, status, overlay}. */
 export function renderTable(root, ctx, h) {
   const { view } = ctx;
@@ -274,7 +298,7 @@ export function renderTable(root, ctx, h) {
   status.dataset.testid = "turn-status";
   if (ctx.mySeat == null) status.textContent = t("table.spectating");
   else if ((view.waiting_on || []).includes(ctx.mySeat)) status.textContent = t("table.your_turn");
-  else if (view.phase === "play") status.textContent = t("table.turn", { name: nameOf(ctx.players, view.turn) });
+  else if (view.phase === "play") status.textContent = t("table.turn", { name: seatName(ctx.players, view.turn) });
   top.append(status);
   if (ctx.status && ctx.status !== "open") {
     const text = { replaced: "table.replaced", not_found: "table.gone" }[ctx.status] || "table.disconnected";
@@ -299,6 +323,7 @@ export function renderTable(root, ctx, h) {
   }
   wrap.append(board);
   screen.append(wrap);
+  screen.append(logEl(ctx));
 
   const bottom = el("div", "table-bottom");
   const timer = el("div", "timer");

@@ -1,0 +1,16 @@
+// Seat names on the table: the server's name, or the bot's level; seats that would
+// read the same (three "Bot (efficient)") get their seat number added.
+import { t } from "./i18n.js";
+
+function baseName(p, seat) {
+  if (!p) return `#${seat + 1}`;
+  return p.name || (p.bot ? t("lobby.bot", { level: t(`bot.${p.bot}`) }) : `#${seat + 1}`);
+}
+
+export function seatName(players, seat) {
+  const list = players || [];
+  const p = list.find((x) => x.seat === seat);
+  const name = baseName(p, seat);
+  const same = list.filter((x) => baseName(x, x.seat) === name).length;
+  return same > 1 ? `${name} ${seat + 1}` : name;
+}
