@@ -21,6 +21,8 @@ from server.records.record import GameRecord
 FIXTURES = Path(__file__).parents[1] / "fixtures"
 MJLOGS = sorted((FIXTURES / "mjx" / "mjlog").glob("*.mjlog"))
 TENHOU6 = sorted((FIXTURES / "mjai-reviewer").glob("*.json"))
+# The same games as tenhou.net/6 JSON lines (one round per line, no game result).
+MJSCORE = sorted((FIXTURES / "mjx" / "mjscore").glob("*.json"))
 
 # Logs the engine does not reproduce yet: each is a known engine/parser problem reported
 # to its owner. Strict xfail: the test fails as soon as one of them starts to pass.
@@ -38,11 +40,8 @@ def log_params(paths: list[Path]) -> list[object]:
     for p in paths:
         if p.name in INVALID:
             continue
-        marks = (
-            [pytest.mark.xfail(raises=LogImportError, reason=KNOWN_BAD[p.name])]
-            if p.name in KNOWN_BAD
-            else []
-        )
+        bad = KNOWN_BAD.get(p.name) or KNOWN_BAD.get(p.stem + ".mjlog")
+        marks = [pytest.mark.xfail(raises=LogImportError, reason=bad)] if bad else []
         out.append(pytest.param(p, id=p.name, marks=marks))
     return out
 
@@ -91,6 +90,20 @@ def test_every_fixture_log_imports(path: Path) -> None:
         points = [f["points"] for f in sorted(game.final, key=lambda f: f["seat"])]
         assert tuple(points) == logged.final_scores
         assert types[-1] == "game_end"
+
+
+@pytest.mark.parametrize("path", log_params(MJSCORE))
+def test_tenhou6_copy_of_a_game_imports_to_the_same_events_as_its_mjlog(path: Path) -> None:
+    mjlog = FIXTURES / "mjx" / "mjlog" / (path.stem + ".mjlog")
+    a = import_log(path.read_bytes(), path.name)
+    b = imported(mjlog)
+    assert a.format == "tenhou6" and b.format == "mjlog"
+
+    def play(g: ImportedGame) -> list[object]:
+        return [e for e in g.events if e["type"] not in ("game_start", "game_end")]
+
+    assert play(a) == play(b)
+    assert [r.deltas for r in a.results] == [r.deltas for r in b.results]
 
 
 def test_import_detects_the_format() -> None:
