@@ -219,3 +219,36 @@ def test_record_events_name_the_refused_action() -> None:
     bad = GameRecord(record.rules, record.seed, record.first_dealer, record.players, tuple(actions))
     with pytest.raises(RecordError, match=r"actions\[5\]"):
         record_events(bad)
+
+
+def test_cli_import_into_the_serve_database_then_export(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from server.cli import main
+    from server.settings import get_settings
+
+    db = tmp_path / "serve.db"
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{db}")
+    monkeypatch.chdir(tmp_path)  # no stray .env from the working tree
+    get_settings.cache_clear()
+    try:
+        good = FIXTURES / "mjai-reviewer" / "double_ron.json"
+        bad = FIXTURES / "mjai-reviewer" / "confusing_nakis_2.json"
+        assert main(["log", "import", str(good), str(bad), str(MJLOGS[0])]) == 1
+        out, err = capsys.readouterr()
+        assert f"{good}: imported as game 1 (1 rounds)" in out
+        assert "imported as game 2" in out
+        assert "round E1-0 win 1" in err
+        target = tmp_path / "game1.json"
+        assert main(["log", "export", "1", "--format", "tenhou6", "-o", str(target)]) == 0
+        doc = json.loads(target.read_text(encoding="utf-8"))
+        assert doc["log"] == json.loads(good.read_bytes())["log"]
+        capsys.readouterr()
+        assert main(["log", "export", "2", "--format", "mjai"]) == 0
+        lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+        assert lines[0]["type"] == "start_game" and lines[-1]["type"] == "end_game"
+        assert sum(e["type"] == "start_kyoku" for e in lines) == len(imported(MJLOGS[0]).results)
+        assert main(["log", "export", "99"]) == 1
+        assert "no game 99" in capsys.readouterr().err
+    finally:
+        get_settings.cache_clear()
