@@ -38,6 +38,9 @@ class Settings(BaseSettings):
     # Cookies only travel over HTTPS when set; leave off for plain-HTTP self-hosting.
     secure_cookies: bool = False
 
+    # permessage-deflate on WebSockets: less bandwidth, more server CPU per frame.
+    ws_compression: bool = False
+
     # Live tables.
     disconnect_grace_seconds: float = 10.0
     round_end_pause_seconds: float = 6.0

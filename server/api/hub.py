@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
+
+import orjson
 
 Sender = Callable[[str], None]
 
@@ -24,6 +25,6 @@ class LobbyHub:
                 del self.listeners[code]
 
     def publish(self, code: str, lobby: dict[str, Any]) -> None:
-        frame = json.dumps({"type": "lobby", "lobby": lobby})
+        frame = orjson.dumps({"type": "lobby", "lobby": lobby}).decode()
         for send in list(self.listeners.get(code, ())):
             send(frame)

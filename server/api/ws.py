@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 from typing import Any
 
+import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 from sqlalchemy.orm import Session
@@ -59,7 +59,7 @@ class WsConn:
         self.queue.put_nowait(text)
 
     def send_json(self, obj: dict[str, Any]) -> None:
-        self.send(json.dumps(obj))
+        self.send(orjson.dumps(obj).decode())
 
     def close(self, code: int) -> None:
         if not self.closed:
@@ -104,8 +104,8 @@ def parse_frame(
     if size > max_bytes:
         raise BadFrame("too_large", f"frame of {size} bytes exceeds {max_bytes}")
     try:
-        obj = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
+        obj = orjson.loads(raw)
+    except orjson.JSONDecodeError:
         raise BadFrame("bad_json", "frame is not valid JSON") from None
     if not isinstance(obj, dict):
         raise BadFrame("bad_json", "frame must be a JSON object")

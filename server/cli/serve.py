@@ -40,6 +40,7 @@ def run(args: argparse.Namespace) -> int:
         ws="websockets-sansio",
         # Frames above our own limit get a protocol error; only absurd ones are cut here.
         ws_max_size=1 << 20,
+        ws_per_message_deflate=settings.ws_compression,
         log_level="info",
     )
     return 0

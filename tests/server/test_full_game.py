@@ -101,7 +101,9 @@ async def play_full_game(db_url: str, make_server: Any) -> None:
     assert sum(c for c in counts if c) > 50
     assert time.monotonic() - started < 120
     for p in players:
-        assert p.errors == [], p.errors
+        # "stale" is a correct answer when another seat's call overtook a decision
+        # (for example a pon that cancels a pending chi offer); nothing else may occur.
+        assert [e for e in p.errors if e["code"] != "stale"] == [], p.errors
         assert p.gaps == []
         assert p.game_over is not None
     results = players[0].game_over["results"]  # type: ignore[index]
@@ -151,7 +153,8 @@ async def play_full_game(db_url: str, make_server: Any) -> None:
                     )
                 ).all()
             )
-            assert n_actions == sum(c for c in counts if c)
+            refused = sum(len(p.errors) for p in players)
+            assert n_actions == sum(c for c in counts if c) - refused
     finally:
         engine.dispose()
     for p in [*players, spectator]:

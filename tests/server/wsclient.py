@@ -56,7 +56,8 @@ class TableClient:
         spectate: bool = False,
         name: str = "",
     ) -> TableClient:
-        ws = await connect(f"{base}/ws/table/{game_id}", max_size=None)
+        # No receive-queue limit: a test that stops reading must still close promptly.
+        ws = await connect(f"{base}/ws/table/{game_id}", max_size=None, max_queue=None)
         client = cls(ws, name)
         hello: dict[str, Any] = {"type": "hello", "last_version": last_version}
         if token is not None:

@@ -1,0 +1,327 @@
+"""Load test: many tables of four WebSocket clients against one server process.
+
+Starts ``jantaku serve`` in a subprocess on a fresh database (or uses ``--url``),
+creates the tables through the HTTP API, then has four scripted clients per
+table play at a fixed pace (one action per second per table by default).
+Latency is measured per action: from sending it to the moment all four seats
+have received the view that follows it. Prints actions/s, p50/p99 latency,
+errors and the server's memory.
+
+    .venv/bin/python bench/load.py                      # short run: 50 tables, 20 s
+    .venv/bin/python bench/load.py --tables 500 --duration 60
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import secrets
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def choose(view: dict[str, Any]) -> dict[str, Any]:
+    """Win when possible, never call, otherwise discard the drawn tile (fast, deterministic)."""
+    legal: list[dict[str, Any]] = view["legal_actions"]
+    by_type: dict[str, dict[str, Any]] = {}
+    for a in legal:
+        by_type.setdefault(a["type"], a)
+    for t in ("tsumo", "ron", "pass"):
+        if t in by_type:
+            return by_type[t]
+    drawn = view["players"][view["seat"]]["drawn"]
+    for a in legal:
+        if a["type"] == "discard" and a.get("tile") == drawn:
+            return a
+    discards = [a for a in legal if a["type"] == "discard"]
+    return discards[-1] if discards else legal[0]
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.latencies: list[float] = []
+        self.actions = 0
+        self.errors: dict[str, int] = {}
+        self.games_finished = 0
+        self.measuring = False
+
+    def error(self, code: str) -> None:
+        self.errors[code] = self.errors.get(code, 0) + 1
+
+
+class BenchTable:
+    """Four seats of one game and the pacing of its actions."""
+
+    def __init__(self, game_id: int, interval: float, stats: Stats) -> None:
+        self.game_id = game_id
+        self.interval = interval
+        self.stats = stats
+        self.views = [0, 0, 0, 0]  # views received per seat
+        self.in_flight: tuple[float, list[int]] | None = None
+        self.next_send = time.monotonic()
+        self.wake = asyncio.Event()
+        self.done = False
+
+    def on_view(self, seat: int) -> None:
+        self.views[seat] += 1
+        if self.in_flight is not None:
+            sent, before = self.in_flight
+            if all(v > b for v, b in zip(self.views, before, strict=True)):
+                if self.stats.measuring:
+                    self.stats.latencies.append(time.monotonic() - sent)
+                self.in_flight = None
+                self.wake.set()
+
+    async def send_paced(self, ws: ClientConnection, frame: str) -> bool:
+        """Send one action when the table's pace allows and no other action is in flight."""
+        while self.in_flight is not None or time.monotonic() < self.next_send:
+            if self.done:
+                return False
+            self.wake.clear()
+            delay = max(0.0, self.next_send - time.monotonic())
+            try:
+                await asyncio.wait_for(self.wake.wait(), delay if self.in_flight is None else 5.0)
+            except TimeoutError:
+                if self.in_flight is not None and time.monotonic() - self.in_flight[0] > 5.0:
+                    self.stats.error("lost_action")
+                    self.in_flight = None
+        now = time.monotonic()
+        self.in_flight = (now, list(self.views))
+        self.next_send = max(now, self.next_send) + self.interval
+        await ws.send(frame)
+        if self.stats.measuring:
+            self.stats.actions += 1
+        return True
+
+
+async def seat_client(
+    url: str, token: str, table: BenchTable, stats: Stats, stop: asyncio.Event
+) -> None:
+    async with connect(f"{url}/ws/table/{table.game_id}", max_queue=None) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+        seat: int | None = None
+        pending: asyncio.Task[bool] | None = None
+        while not stop.is_set():
+            try:
+                raw = await asyncio.wait_for(ws.recv(), 1.0)
+            except TimeoutError:
+                continue
+            msg = json.loads(raw)
+            t = msg["type"]
+            if t == "welcome":
+                seat = msg["seat"]
+            elif t == "view" and seat is not None:
+                table.on_view(seat)
+                view = msg["view"]
+                if view["legal_actions"] and (pending is None or pending.done()):
+                    frame = json.dumps(
+                        {"type": "action", "action": choose(view), "version": msg["version"]}
+                    )
+                    pending = asyncio.create_task(table.send_paced(ws, frame))
+                elif view["phase"] == "round_end" and not view["legal_actions"]:
+                    await ws.send('{"type":"continue"}')
+            elif t == "error":
+                # "stale" is expected now and then: a decision can be overtaken by another
+                # seat's answer between the view and our paced send.
+                if msg["code"] != "stale":
+                    stats.error(msg["code"])
+            elif t == "game_over":
+                stats.games_finished += 1
+                table.done = True
+                table.wake.set()
+                return
+
+
+async def make_table(http: httpx.AsyncClient, rules: dict[str, Any]) -> tuple[int, list[str]]:
+    tokens, clients = [], []
+    for i in range(4):
+        r = await http.post("/api/guest", json={"name": f"load{i}"})
+        r.raise_for_status()
+        tokens.append(r.json()["token"])
+        clients.append({"Authorization": f"Bearer {tokens[-1]}"})
+    r = await http.post("/api/lobbies", json={"rules": rules}, headers=clients[0])
+    r.raise_for_status()
+    code = r.json()["code"]
+    for h in clients[1:]:
+        (await http.post(f"/api/lobbies/{code}/join", json={}, headers=h)).raise_for_status()
+        (await http.post(f"/api/lobbies/{code}/ready", json={}, headers=h)).raise_for_status()
+    r = await http.post(f"/api/lobbies/{code}/start", headers=clients[0])
+    r.raise_for_status()
+    game = r.json()["game"]
+    by_player = {s["player_id"]: s["seat"] for s in game["seats"]}
+    me = [(await http.get("/api/me", headers=h)).json()["id"] for h in clients]
+    seat_tokens = [""] * 4
+    for pid, token in zip(me, tokens, strict=True):
+        seat_tokens[by_player[pid]] = token
+    return game["id"], seat_tokens
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def rss_mb(pid: int) -> float:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return float("nan")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process (Linux /proc)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return float("nan")
+
+
+def start_server(db_url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
+    env = {
+        **os.environ,
+        "JANTAKU_ENV": "test",
+        "JANTAKU_SECRET": secrets.token_urlsafe(48),
+        "DATABASE_URL": db_url,
+        "JANTAKU_JOIN_RATE_PER_MINUTE": "1000000",
+        "JANTAKU_ROUND_END_PAUSE_SECONDS": "1",
+    }
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "server", "serve", "--port", str(port)],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=log.open("wb"),
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1).status_code == 200:
+                return proc
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    proc.kill()
+    raise SystemExit(f"the server did not start; see {log}")
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    proc = None
+    if args.url:
+        base = args.url.rstrip("/")
+    else:
+        port = free_port()
+        tmp = Path(tempfile.mkdtemp(prefix="jantaku-load-"))
+        db_url = args.db or f"sqlite:///{tmp}/load.db"
+        proc = start_server(db_url, port, tmp / "server.log")
+        print(f"server log: {tmp / 'server.log'}", file=sys.stderr)
+        base = f"http://127.0.0.1:{port}"
+    ws_base = "ws" + base[len("http") :]
+    stats = Stats()
+    stop = asyncio.Event()
+    rules = {"preset": "standard", "think_seconds": 0}
+    try:
+        t0 = time.monotonic()
+        # No keep-alive: a pooled connection the server just timed out gives ReadError.
+        limits = httpx.Limits(max_keepalive_connections=0)
+        async with httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as http:
+            sem = asyncio.Semaphore(20)
+
+            async def one() -> tuple[int, list[str]]:
+                async with sem:
+                    return await make_table(http, rules)
+
+            made = await asyncio.gather(*(one() for _ in range(args.tables)))
+        setup = time.monotonic() - t0
+        tables = [BenchTable(gid, 1.0 / args.rate, stats) for gid, _ in made]
+        # Spread the tables' first actions over one interval, as independent tables would be.
+        for i, t in enumerate(tables):
+            t.next_send = time.monotonic() + (i / len(tables)) / args.rate
+        tasks = [
+            asyncio.create_task(seat_client(ws_base, token, t, stats, stop))
+            for t, (_gid, tokens) in zip(tables, made, strict=True)
+            for token in tokens
+        ]
+        await asyncio.sleep(args.warmup)
+        stats.measuring = True
+        mem_start = rss_mb(proc.pid) if proc else float("nan")
+        cpu_start = cpu_seconds(proc.pid) if proc else float("nan")
+        m0 = time.monotonic()
+        await asyncio.sleep(args.duration)
+        stats.measuring = False
+        elapsed = time.monotonic() - m0
+        mem_end = rss_mb(proc.pid) if proc else float("nan")
+        cpu = (cpu_seconds(proc.pid) if proc else float("nan")) - cpu_start
+        stop.set()
+        results = await asyncio.gather(*tasks, return_exceptions=True)
+        for r in results:
+            if isinstance(r, BaseException):
+                stats.error(type(r).__name__)
+    finally:
+        if proc is not None:
+            proc.terminate()
+            proc.wait(20)
+    lat = sorted(stats.latencies)
+
+    def pct(p: float) -> float:
+        return lat[min(len(lat) - 1, int(p * len(lat)))] * 1000 if lat else float("nan")
+
+    return {
+        "tables": args.tables,
+        "connections": args.tables * 4,
+        "setup_s": round(setup, 1),
+        "duration_s": round(elapsed, 1),
+        "actions": stats.actions,
+        "actions_per_s": round(stats.actions / elapsed, 1),
+        "latency_samples": len(lat),
+        "p50_ms": round(pct(0.50), 1),
+        "p99_ms": round(pct(0.99), 1),
+        "max_ms": round(lat[-1] * 1000, 1) if lat else None,
+        "mean_ms": round(statistics.fmean(lat) * 1000, 1) if lat else None,
+        "errors": stats.errors,
+        "games_finished": stats.games_finished,
+        "server_rss_mb": {"start": round(mem_start, 1), "end": round(mem_end, 1)},
+        # CPU the server used per action: what the machine's load does not distort.
+        "server_cpu_pct": round(100 * cpu / elapsed, 1),
+        "server_cpu_ms_per_action": round(1000 * cpu / max(1, stats.actions), 2),
+        "load_average": os.getloadavg()[0],
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("--tables", type=int, default=50, help="concurrent tables (default 50)")
+    p.add_argument("--duration", type=float, default=20.0, help="measured seconds (default 20)")
+    p.add_argument("--warmup", type=float, default=3.0, help="seconds before measuring")
+    p.add_argument("--rate", type=float, default=1.0, help="actions per second per table")
+    p.add_argument("--db", help="DATABASE_URL for the spawned server (default: temp SQLite)")
+    p.add_argument("--url", help="use a running server instead, e.g. http://127.0.0.1:8000")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    args = p.parse_args(argv)
+    out = asyncio.run(run(args))
+    if args.json:
+        print(json.dumps(out))
+    else:
+        for k, v in out.items():
+            print(f"{k:>16}: {v}")
+    return 0 if not out["errors"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
