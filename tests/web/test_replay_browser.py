@@ -171,6 +171,14 @@ def test_import_then_replay_step_jump_link_and_export(
     lines_shown = item.locator(".hand-summary li")
     lines_shown.first.wait_for()
     assert lines_shown.count() == len(detail["hands"])
+    page.screenshot(path=str(artifacts / "history.png"))
     lines_shown.nth(1).locator("a").click()
     _at(page, 2, 0)
+
+    # A lobby's games by code: an unknown code says so.
+    page.goto(f"{app_server.url}/#/history")
+    page.get_by_test_id("lobby-form").locator("input").fill("NOSUCH")
+    page.get_by_test_id("lobby-form").locator("button").click()
+    page.locator("[data-testid=history-list] .error", has_text="no lobby NOSUCH").wait_for()
+    assert page.evaluate("location.hash") == "#/history/lobby/NOSUCH"
     assert me.errors == []

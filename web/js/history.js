@@ -43,6 +43,8 @@ const STRINGS = {
     win_line: "{who} {how} {points}",
     by_tsumo: "tsumo",
     by_ron: "ron from {from}",
+    lobby_code: "Lobby code",
+    lobby_show: "Show its games",
     more: "More",
   },
   ja: {
@@ -81,6 +83,8 @@ const STRINGS = {
     win_line: "{who} {how} {points}",
     by_tsumo: "ツモ",
     by_ron: "{from} からロン",
+    lobby_code: "ロビーコード",
+    lobby_show: "対局を表示",
     more: "もっと見る",
   },
   zh: {
@@ -119,6 +123,8 @@ const STRINGS = {
     win_line: "{who} {how} {points}",
     by_tsumo: "自摸",
     by_ron: "荣和 {from}",
+    lobby_code: "房间代码",
+    lobby_show: "显示对局",
     more: "更多",
   },
 };
@@ -149,6 +155,7 @@ const CSS = `
 .badge.riichi { background: var(--accent); color: #000; }
 .tabs { display: flex; gap: 8px; flex-wrap: wrap; }
 .tabs a.active { background: var(--felt); color: #fff; }
+.history-page form.tabs { margin-top: 8px; }
 .import-form { display: flex; gap: 8px; flex-wrap: wrap; align-items: center; }
 .replay { max-width: 1100px; margin: 0 auto; padding: 8px; display: grid; gap: 8px; }
 .replay-head { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; }
@@ -346,7 +353,22 @@ export async function renderHistory(root, app, parts = []) {
   const all = el("a", `button${mode === "all" ? " active" : ""}`, s("all"));
   all.href = "#/history/all";
   tabs.append(all);
-  head.append(tabs);
+  const lobbyForm = el("form", "tabs");
+  lobbyForm.dataset.testid = "lobby-form";
+  const code = document.createElement("input");
+  code.name = "code";
+  code.placeholder = s("lobby_code");
+  code.setAttribute("aria-label", s("lobby_code"));
+  code.value = mode === "lobby" ? parts[1] : "";
+  const show = el("button", "", s("lobby_show"));
+  show.type = "submit";
+  lobbyForm.append(code, show);
+  lobbyForm.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const c = code.value.trim();
+    if (c) location.hash = `#/history/lobby/${encodeURIComponent(c)}`;
+  });
+  head.append(tabs, lobbyForm);
   page.append(head, importCard(app));
 
   const card = el("div", "card");
