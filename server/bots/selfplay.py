@@ -66,6 +66,7 @@ class Stats:
     ron: int = 0
     draws: Counter[str] = field(default_factory=Counter)
     decisions: int = 0
+    actions: Counter[str] = field(default_factory=Counter)  # chosen, by type
     seconds: float = 0.0
     checks: Counter[str] = field(default_factory=Counter)
     failures: list[str] = field(default_factory=list)
@@ -77,6 +78,7 @@ class Stats:
         self.ron += other.ron
         self.draws.update(other.draws)
         self.decisions += other.decisions
+        self.actions.update(other.actions)
         self.seconds += other.seconds
         self.checks.update(other.checks)
         self.failures.extend(other.failures)
@@ -88,6 +90,7 @@ class Stats:
             "wins": {"tsumo": self.tsumo, "ron": self.ron, "total": self.tsumo + self.ron},
             "draws": dict(sorted(self.draws.items())),
             "decisions": self.decisions,
+            "actions": dict(sorted(self.actions.items())),
             "seconds": round(self.seconds, 3),
             "games_per_second": round(self.games / self.seconds, 2) if self.seconds else None,
             "checks": dict(sorted(self.checks.items())),
@@ -283,6 +286,7 @@ def play_game(
                     fail(f"listed legal action {a!r} was refused: {exc}")
                 stats.checks["legal_accepted"] += 1
         stats.decisions += 1
+        stats.actions[action.type.value] += 1
         try:
             engine.apply(state, action)
         except IllegalAction as exc:

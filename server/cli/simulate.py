@@ -52,6 +52,8 @@ def _print_text(stats: Stats, names: list[str]) -> None:
     print(f"wins       {w['total']}  (tsumo {w['tsumo']}, ron {w['ron']})")
     draws = ", ".join(f"{k} {v}" for k, v in d["draws"].items()) or "none"
     print(f"draws      {sum(d['draws'].values())}  ({draws})")
+    acts = ", ".join(f"{k} {v}" for k, v in d["actions"].items())
+    print(f"actions    {acts}")
     checks = ", ".join(f"{k} {v}" for k, v in d["checks"].items()) or "none"
     print(f"checks     {checks}")
     if stats.failures:

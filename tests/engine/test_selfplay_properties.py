@@ -26,9 +26,9 @@ from server.engine.rules import preset
 
 CI = os.environ.get("CI") == "true"
 
-SHORT_GAMES = 1700 if CI else 30
-HANCHAN_GAMES = 300 if CI else 6
-MIXED_GAMES = 100 if CI else 6
+SHORT_GAMES = 1700 if CI else 12
+HANCHAN_GAMES = 300 if CI else 3
+MIXED_GAMES = 100 if CI else 4
 PRESETS = ("standard", "tenhou", "majsoul")
 
 # Rates chosen so the CI run of this file stays well under 8 minutes on 2 cores.
@@ -88,5 +88,7 @@ def test_efficient_and_random_bots() -> None:
     names = ["efficient", "random", "efficient", "random"]
     stats = _run("mixed", MIXED_GAMES, names, short=True)
     _assert_clean(stats, MIXED_GAMES)
-    # The point of these games: wins of both kinds happen and are checked.
+    # The point of these games: wins, riichi and calls happen and are checked.
     assert stats.tsumo > 0 and stats.ron > 0
+    assert stats.actions["riichi"] > 0
+    assert stats.actions["pon"] + stats.actions["chi"] > 0
