@@ -164,6 +164,9 @@ def test_import_then_replay_step_jump_link_and_export(
     item = page.locator(f"[data-testid=history-game][data-game-id='{game_id}']")
     item.wait_for()
     assert "imported" in item.inner_text()
+    assert "hanchan" in item.inner_text()
+    # a single game: nothing more to page through
+    assert not page.get_by_role("button", name="More").is_visible()
     standings = item.get_by_test_id("standings-line").inner_text()
     for name in logged.players:
         assert name in standings

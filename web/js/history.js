@@ -45,6 +45,9 @@ const STRINGS = {
     by_ron: "ron from {from}",
     lobby_code: "Lobby code",
     lobby_show: "Show its games",
+    len_hanchan: "hanchan",
+    len_tonpuu: "East only",
+    red: "red fives",
     more: "More",
   },
   ja: {
@@ -85,6 +88,9 @@ const STRINGS = {
     by_ron: "{from} からロン",
     lobby_code: "ロビーコード",
     lobby_show: "対局を表示",
+    len_hanchan: "半荘",
+    len_tonpuu: "東風",
+    red: "赤あり",
     more: "もっと見る",
   },
   zh: {
@@ -125,6 +131,9 @@ const STRINGS = {
     by_ron: "荣和 {from}",
     lobby_code: "房间代码",
     lobby_show: "显示对局",
+    len_hanchan: "半庄",
+    len_tonpuu: "东风",
+    red: "赤宝牌",
     more: "更多",
   },
 };
@@ -219,8 +228,8 @@ export function handSummary(game, h) {
 
 function rulesText(rules) {
   if (!rules || typeof rules !== "object") return String(rules || "");
-  const len = rules.length === "tonpuu" ? "東風" : "半荘";
-  return `${rules.name || ""} · ${len}${rules.red_fives ? " · 赤" : ""}`;
+  const len = s(rules.length === "tonpuu" ? "len_tonpuu" : "len_hanchan");
+  return `${rules.name || ""} · ${len}${rules.red_fives ? ` · ${s("red")}` : ""}`;
 }
 
 function gameItem(g, imports, me) {
@@ -378,11 +387,12 @@ export async function renderHistory(root, app, parts = []) {
   page.append(card);
   const more = el("button", "", s("more"));
   more.type = "button";
-  more.hidden = true;
+  // display, not the hidden attribute: the shared stylesheet sets buttons' display
+  more.style.display = "none";
   card.append(more);
   let offset = 0;
   const load = async () => {
-    more.hidden = true;
+    more.style.display = "none";
     try {
       let res;
       if (mode === "lobby") res = await http("GET", `/api/lobbies/${encodeURIComponent(parts[1])}/games?limit=20&offset=${offset}`);
@@ -393,7 +403,7 @@ export async function renderHistory(root, app, parts = []) {
       if (!res.games.length && offset === 0) list.append(el("li", "hint", s("none")));
       for (const g of res.games) list.append(gameItem(g, imports, app.me));
       offset += res.games.length;
-      more.hidden = offset >= res.total;
+      more.style.display = offset >= res.total ? "none" : "";
     } catch (err) {
       list.append(el("li", "error", t("common.error", { message: err.message })));
     }
