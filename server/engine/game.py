@@ -8,7 +8,6 @@ the state and returns the events it caused. Scoring goes only through
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -51,7 +50,7 @@ class Step(StrEnum):
     END = "end"  # the round is over
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class RiverTile:
     tid: TileId
     tile: Tile
@@ -208,9 +207,40 @@ class GameState:
         return st
 
     def clone(self) -> GameState:
-        """An independent copy (the wall and rules are immutable and shared)."""
-        memo: dict[int, Any] = {id(self.wall): self.wall, id(self.rules): self.rules}
-        return copy.deepcopy(self, memo)
+        """An independent copy, cheap enough for search (no deepcopy).
+
+        Rules, the wall, actions, melds, results and events are immutable and
+        shared; every container the state mutates is copied.
+        """
+        new = object.__new__(GameState)
+        new.__dict__.update(self.__dict__)
+        new.scores = list(self.scores)
+        new.log = list(self.log)
+        new.round_results = list(self.round_results)
+        new.start_events = list(self.start_events)
+        new._legal = {}
+        new.hands = [list(h) for h in self.hands]
+        new.drawn = list(self.drawn)
+        new.melds = [list(m) for m in self.melds]
+        new.rivers = [list(rv) for rv in self.rivers]
+        new.kan_seats = list(self.kan_seats)
+        for name in (
+            "riichi",
+            "double_riichi",
+            "ippatsu",
+            "furiten_temp",
+            "furiten_riichi",
+            "discards",
+            "pao_dragon",
+            "pao_wind",
+            "round_deltas",
+        ):
+            setattr(new, name, list(getattr(self, name)))
+        new.waits = [list(w) for w in self.waits]
+        new.claim_options = dict(self.claim_options)
+        new.claim_answers = dict(self.claim_answers)
+        new.claim_results = dict(self.claim_results)
+        return new
 
     # --- helpers ----------------------------------------------------------
 
@@ -907,7 +937,8 @@ class GameState:
             pool.remove(x)
             own.append(x)
         self.hands[s] = pool
-        self.rivers[src][-1].called = True
+        r = self.rivers[src][-1]
+        self.rivers[src][-1] = RiverTile(r.tid, r.tile, r.tsumogiri, r.riichi, called=True)
         self.ippatsu = [False] * 4
         self.uninterrupted = False
         ids = (*own, tid)

@@ -1,0 +1,153 @@
+"""Whole-game behaviour: dealing (R3, R4), replay (R6), views, events, random games."""
+
+import json
+import random
+
+import pytest
+
+from server.engine.actions import Action, ActionType, Event, IllegalAction
+from server.engine.game import (
+    GameState,
+    apply,
+    check_invariants,
+    legal_actions,
+    new_game,
+    next_round,
+    replay,
+    view,
+    waiting_on,
+)
+from server.engine.rules import preset
+from server.engine.tiles import tile_str
+from server.engine.wall import Wall, deal_positions
+
+
+def test_r3_r4_new_game_deals_from_the_wall() -> None:
+    st = new_game(preset("standard"), b"deal")
+    w = st.wall
+    for s in range(4):
+        expected = sorted(w.tiles[p] for p in deal_positions(s))
+        have = sorted(t for t in st.hands[s] if t != st.drawn[s])
+        assert have == expected
+    assert st.drawn[0] == w.tiles[52] and len(st.hands[0]) == 14
+    assert st.live_left() == 69  # 70 at the first draw, which the dealer has made
+    start = st.start_events[1]
+    assert start.type == "round_start"
+    assert start.data["dice"] == list(w.dice)
+    assert start.data["dora_indicators"] == [tile_str(w.tile(130))]
+    assert start.data["wall_left"] == 70  # R4: 70 live tiles before the first draw
+
+
+def test_r3_first_dealer_and_at_round_dealer() -> None:
+    st = new_game(preset("standard"), b"x", first_dealer=2)
+    assert st.dealer == 2 and st.turn == 2 and len(st.hands[2]) == 14
+    st = GameState.at_round(preset("tenhou"), round_wind=1, dealer=3, honba=2, riichi_sticks=1)
+    assert (st.round_wind, st.kyoku, st.honba, st.riichi_sticks) == (1, 3, 2, 1)
+    check_invariants(st)
+
+
+def random_game(seed: bytes, name: str, rng: random.Random, checks: bool) -> GameState:
+    st = new_game(preset(name), seed)
+    seen_events: list[Event] = list(st.start_events)
+    while st.phase != "game_end":
+        if st.phase == "round_end":
+            seen_events += next_round(st)
+            continue
+        seats = sorted(waiting_on(st))
+        assert seats, "a state in play must wait on someone"
+        s = rng.choice(seats)
+        acts = legal_actions(st, s)
+        if checks:
+            # a listed action other than the one played is accepted too (on a copy)
+            apply(st.clone(), rng.choice(acts))
+            # a random illegal action is refused and changes nothing
+            bad = Action(rng.choice(list(ActionType)), rng.randrange(4), rng.randrange(37))
+            if bad not in legal_actions(st, bad.seat):
+                snap = (list(st.scores), [list(h) for h in st.hands], len(st.log))
+                with pytest.raises(IllegalAction):
+                    apply(st, bad)
+                assert snap == (list(st.scores), [list(h) for h in st.hands], len(st.log))
+        n_before = len(seen_events)
+        seen_events += apply(st, rng.choice(acts))
+        if checks:
+            check_invariants(st)
+            assert_events_private(seen_events[n_before:])
+            if len(st.log) % 4 == 0:
+                assert_no_leak(st)
+    return st
+
+
+def assert_events_private(events: list[Event]) -> None:
+    for e in events:
+        if e.type in ("haipai", "draw"):
+            assert e.seats == frozenset({e.data["seat"]})
+        else:
+            assert e.seats is None
+
+
+def assert_no_leak(st: GameState) -> None:
+    for seat in (None, 0, 1, 2, 3):
+        v = view(st, seat)
+        json.dumps(v)
+        for p in v["players"]:
+            if p["seat"] != seat:
+                assert p["hand"] is None and p["drawn"] is None
+        if seat is not None:
+            own = v["players"][seat]
+            n = len(own["hand"]) + (1 if own["drawn"] else 0)
+            assert n == len(st.hands[seat])
+
+
+@pytest.mark.parametrize("name", ["standard", "tenhou", "majsoul"])
+def test_random_games_keep_invariants_and_replay(name: str) -> None:
+    rng = random.Random(name)
+    for g in range(1):
+        st = random_game(f"{name}{g}".encode(), name, rng, checks=True)
+        assert st.final is not None and len(st.final) == 4
+        assert sorted(f["rank"] for f in st.final) == [1, 2, 3, 4]
+        assert sum(f["score"] for f in st.final) == pytest.approx(0, abs=1e-6)
+        again = replay(st.rules, st.seed, st.log)
+        assert again.scores == st.scores and again.final == st.final
+        assert [r.deltas for r in again.round_results] == [r.deltas for r in st.round_results]
+
+
+def test_r6_same_seed_same_walls_different_seed_different() -> None:
+    a = new_game(preset("standard"), b"same")
+    b = new_game(preset("standard"), b"same")
+    c = new_game(preset("standard"), b"other")
+    assert a.wall.tiles == b.wall.tiles and a.wall.tiles != c.wall.tiles
+    assert a.wall.tiles == Wall.from_seed(b"same", 0, 0).tiles
+
+
+def test_clone_is_independent() -> None:
+    st = new_game(preset("standard"), b"clone")
+    cp = st.clone()
+    a = legal_actions(st, 0)[-1]
+    apply(cp, a)
+    assert len(st.log) == 0 and len(cp.log) == 1
+    assert st.drawn[0] is not None and cp.drawn[0] is None
+
+
+def test_view_of_own_seat_has_hand_drawn_tile_and_help() -> None:
+    st = new_game(preset("standard"), b"view")
+    v = view(st, 0)
+    assert len(v["players"][0]["hand"]) == 13 and v["players"][0]["drawn"] is not None
+    assert v["legal_actions"] and all(a["seat"] == 0 for a in v["legal_actions"])
+    assert v["help"]["shanten"] >= 0
+    spectator = view(st, None)
+    assert spectator["legal_actions"] == [] and spectator["help"] is None
+    assert all(p["hand"] is None for p in spectator["players"])
+    with pytest.raises(ValueError):
+        view(st, 4)
+
+
+def test_next_round_refused_during_play() -> None:
+    st = new_game(preset("standard"), b"nr")
+    with pytest.raises(IllegalAction, match="round_end"):
+        next_round(st)
+
+
+def test_action_for_a_bad_seat_is_refused() -> None:
+    st = new_game(preset("standard"), b"bad")
+    with pytest.raises(IllegalAction, match="seat"):
+        apply(st, Action(ActionType.DISCARD, 7, 0))
