@@ -11,7 +11,7 @@ from pathlib import Path
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from server.api import games, history, lobbies, players, ws
+from server.api import games, history, lobbies, players, score, ws
 from server.api.context import ServerContext
 from server.api.hub import LobbyHub
 from server.api.ratelimit import WindowLimiter
@@ -65,6 +65,7 @@ def create_app(settings: Settings | None = None, bot_factory: BotFactory | None 
     app.include_router(players.router)
     app.include_router(lobbies.router)
     app.include_router(games.router)
+    app.include_router(score.router)
     app.include_router(history.router)
     app.include_router(ws.router)
     web = Path(settings.web_dir)

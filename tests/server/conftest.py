@@ -47,6 +47,7 @@ class LiveServer:
             ws_max_size=1 << 20,
             lifespan="on",
             ws="websockets-sansio",
+            ws_per_message_deflate=self.settings.ws_compression,
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(

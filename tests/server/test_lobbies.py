@@ -197,3 +197,12 @@ def test_health_and_docs(srv: Any) -> None:
         assert c.get("/docs").status_code == 200
         paths = c.get("/openapi.json").json()["paths"]
         assert "/api/lobbies/{code}/start" in paths and "/api/games" in paths
+
+
+def test_score_endpoint_is_served(srv: Any) -> None:
+    """The score calculator's router is part of the app (its behaviour is tested with it)."""
+    with httpx.Client(base_url=srv.http) as c:
+        body = {"tiles": "234m406p55s789s111z", "win": "5s", "seat_wind": "S", "round_wind": "E"}
+        r = c.post("/api/score", json=body)
+        assert r.status_code == 200, r.text
+        assert {"id": "yakuhai_round_wind", "han": 1} in r.json()["yaku"]

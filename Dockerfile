@@ -1,0 +1,30 @@
+# The Jantaku app: one uvicorn worker (tables live in process memory).
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    JANTAKU_ENV=production \
+    JANTAKU_HOST=0.0.0.0 \
+    JANTAKU_PORT=8000
+
+WORKDIR /app
+RUN useradd --create-home --uid 10001 jantaku
+
+# Dependencies first, so that code changes do not reinstall them.
+COPY pyproject.toml README.md ./
+COPY server/__init__.py server/__init__.py
+RUN pip install --upgrade pip && pip install .
+
+COPY server server
+COPY migrations migrations
+COPY alembic.ini ./
+COPY web web
+RUN pip install --no-deps . && chown -R jantaku /app
+
+USER jantaku
+EXPOSE 8000
+HEALTHCHECK --interval=15s --timeout=3s --start-period=20s --retries=3 \
+    CMD python -c "import urllib.request,sys; sys.exit(urllib.request.urlopen('http://127.0.0.1:8000/api/health').status != 200)"
+# `jantaku serve` runs the Alembic upgrade, then uvicorn.
+CMD ["jantaku", "serve"]
