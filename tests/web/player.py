@@ -92,11 +92,13 @@ def table_state(page: Any) -> dict[str, Any] | None:
 
 
 def wait_version_change(page: Any, version: str, timeout: float = 15000) -> None:
+    """Wait until the server answered our last action: a new version, a result card, or
+    a fresh view at the same version (a pass while another seat still decides)."""
     page.wait_for_function(
         """(v) => {
           const s = document.querySelector('.table-screen');
           const ov = document.querySelector('[data-testid=overlay]');
-          return (s && s.dataset.version !== v) || !!ov;
+          return (s && (s.dataset.version !== v || s.dataset.busy === 'false')) || !!ov;
         }""",
         arg=version,
         timeout=timeout,

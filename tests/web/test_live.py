@@ -70,6 +70,21 @@ def _last_view(frames: list[dict[str, Any]]) -> dict[str, Any]:
     return views[-1]
 
 
+def _settled_view(page: Any, frames: list[dict[str, Any]]) -> dict[str, Any]:
+    """The newest view once the page shows it (the table may still move for a moment
+    after the test stops clicking, until it waits on a person again)."""
+    deadline = time.monotonic() + 20
+    while True:
+        last = _last_view(frames)
+        shown = page.evaluate("document.querySelector('.table-screen').dataset.version")
+        if shown == str(last["version"]):
+            page.wait_for_timeout(200)
+            if _last_view(frames)["version"] == last["version"]:
+                return last
+        assert time.monotonic() < deadline, "the table did not settle"
+        page.wait_for_timeout(50)
+
+
 def _rivers_of(view: dict[str, Any]) -> dict[str, list[str]]:
     return {str(p["seat"]): [d["tile"] for d in p["river"]] for p in view["players"]}
 
@@ -181,11 +196,7 @@ def test_network_drop_reconnects_and_catches_up_by_version(
     assert not any('"resync"' in s for s in sent)
     replayed = [f for f in me.frames if f.get("type") == "event" and f["version"] > int(before)]
     assert [f["version"] for f in replayed][:1] == [int(before) + 1]
-    page.wait_for_function(
-        "(v) => document.querySelector('.table-screen').dataset.version === v",
-        arg=str(_last_view(me.frames)["version"]),
-    )
-    view = _last_view(me.frames)["view"]
+    view = _settled_view(page, me.frames)["view"]
     snap = _snapshot(page)
     assert snap["rivers"] == _rivers_of(view)
     mine = next(p for p in view["players"] if p["seat"] == view["seat"])
@@ -268,12 +279,7 @@ def test_two_people_join_by_link_see_discards_never_hands(
     # Each screen shows the other's river exactly as the server sent it, and the
     # other's hand only as backs.
     for page, frames, other in ((host.page, host.frames, seat_b), (page_b, frames_b, seat_a)):
-        last = _last_view(frames)
-        page.wait_for_function(
-            "(v) => document.querySelector('.table-screen').dataset.version === v",
-            arg=str(last["version"]),
-        )
-        view = last["view"]
+        view = _settled_view(page, frames)["view"]
         snap = _snapshot(page)
         assert snap["rivers"][str(other)] == _rivers_of(view)[str(other)]
         concealed = page.locator(f'.zone[data-seat="{other}"] .opp-concealed img')

@@ -290,6 +290,7 @@ export function renderTable(root, ctx, h) {
   // Exposed for tests and debugging: which table version this screen shows, from which seat.
   screen.dataset.version = ctx.version ?? "";
   screen.dataset.seat = ctx.mySeat ?? "";
+  screen.dataset.busy = ctx.busy ? "true" : "false";
   const viewer = ctx.mySeat ?? 0;
 
   const top = el("div", "table-top");
