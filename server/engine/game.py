@@ -144,6 +144,7 @@ class GameState:
         self.dora_count = 1
         self.pending_dora = 0
         self.pending_dora_seat: int | None = None
+        self.kan_is_kakan = False
         self.turn = first_dealer
         self.step = Step.END
         self.riichi = [False] * 4
@@ -344,6 +345,7 @@ class GameState:
         self.dora_count = 1
         self.pending_dora = 0
         self.pending_dora_seat = None
+        self.kan_is_kakan = False
         self.riichi = [False] * 4
         self.double_riichi = [False] * 4
         self.ippatsu = [False] * 4
@@ -715,9 +717,12 @@ class GameState:
         """R16: a seat whose winning tile passes becomes furiten (unless it rons)."""
         for o in range(4):
             if o != source and k in self.waits[o]:
-                if self.riichi[o]:
-                    self.furiten_riichi[o] = True
-                self.furiten_temp[o] = True
+                self._mark_passed_furiten_seat(o)
+
+    def _mark_passed_furiten_seat(self, o: int) -> None:
+        if self.riichi[o]:
+            self.furiten_riichi[o] = True
+        self.furiten_temp[o] = True
 
     def _reveal_pending(self) -> list[Event]:
         out = []
@@ -773,11 +778,13 @@ class GameState:
                 if res is not None:
                     self.claim_results[o] = res
                     self.claim_options[o] = [Action(ActionType.RON, o), Action(ActionType.PASS, o)]
+        self.kan_is_kakan = False
         if self.claim_options:
             self.step = Step.CHANKAN
-            self._mark_passed_furiten(s, k)
+            for o in self.claim_options:
+                self._mark_passed_furiten_seat(o)
             return events
-        return events + self._draw(s, rinshan=True)
+        return events + self._finish_kan(s)
 
     def _kakan(self, s: int, t: Tile) -> list[Event]:
         k = kind(t)
@@ -806,9 +813,6 @@ class GameState:
                 },
             )
         ]
-        events += self._reveal_pending()
-        self.pending_dora = 1
-        self.pending_dora_seat = s
         self._update_waits(s)
         # R12: chankan
         self._clear_claims()
@@ -821,19 +825,32 @@ class GameState:
             if res is not None:
                 self.claim_results[o] = res
                 self.claim_options[o] = [Action(ActionType.RON, o), Action(ActionType.PASS, o)]
+        self._mark_passed_furiten(s, k)
+        self.kan_is_kakan = True
         if self.claim_options:
             self.step = Step.CHANKAN
-            self._mark_passed_furiten(s, k)
             return events
-        self._mark_passed_furiten(s, k)
-        return events + self._draw(s, rinshan=True)
+        return events + self._finish_kan(s)
 
     def _kan_common(self, s: int) -> None:
         self.kans += 1
         self.kan_seats.append(s)
-        # R15: any kan, an own ankan included, breaks ippatsu and the first go
+
+    def _finish_kan(self, s: int) -> list[Event]:
+        """An ankan/kakan that was not robbed: it takes effect, then the rinshan draw."""
+        # R15: any kan, an own ankan included, breaks ippatsu and the first go; only
+        # now, since a chankan ron still counts ippatsu (as Tenhou scores it)
         self.ippatsu = [False] * 4
         self.uninterrupted = False
+        events: list[Event] = []
+        if self.kan_is_kakan:
+            # R12: an earlier kan's pending dora shows at this kan; Tenhou turns it
+            # only once the kakan stands (not when it is robbed)
+            events += self._reveal_pending()
+            self.pending_dora = 1
+            self.pending_dora_seat = s
+        self.kan_is_kakan = False
+        return events + self._draw(s, rinshan=True)
 
     # --- call window ----------------------------------------------------------
 
@@ -863,7 +880,7 @@ class GameState:
             return self._ron(rons)
         if self.step is Step.CHANKAN:
             self._clear_claims()
-            return self._draw(src, rinshan=True)
+            return self._finish_kan(src)
         # no ron: pon/daiminkan beats chi
         call: Action | None = None
         for s in order:

@@ -16,7 +16,7 @@ KAKAN_HANDS = [
 ]
 
 
-def kakan_state():
+def kakan_state(riichi: bool = False):
     st = game(KAKAN_HANDS, draws="9m9m9m8m5p", rinshan="1z")
     act(st, 0, "discard", "5p")
     assert "ron" in types(st, 2) and "pon" in types(st, 1)
@@ -24,7 +24,12 @@ def kakan_state():
     act(st, 1, "pon", tiles="55p")
     act(st, 1, "discard", "9s")
     pass_all(st)
-    tsumogiri(st, 3)
+    if riichi:
+        act(st, 2, "riichi", "9m")
+        pass_all(st)
+        tsumogiri(st, 2)
+    else:
+        tsumogiri(st, 3)
     assert st.turn == 1 and "kakan" in types(st, 1)
     return st
 
@@ -39,6 +44,14 @@ def test_r12_chankan_on_kakan() -> None:
     (w,) = ev(evs, "agari")[0].data["winners"]
     assert w["from_seat"] == 1 and w["win_tile"] == "5p"
     assert {"chankan", "tanyao"} <= {y["id"] for y in w["yaku"]}
+
+
+def test_r12_r15_chankan_keeps_ippatsu() -> None:
+    st = kakan_state(riichi=True)
+    act(st, 1, "kakan", "5p")
+    evs = act(st, 2, "ron")
+    (w,) = ev(evs, "agari")[0].data["winners"]
+    assert {"riichi", "ippatsu", "chankan", "tanyao"} <= {y["id"] for y in w["yaku"]}
 
 
 def test_r12_kakan_dora_revealed_after_the_kan_players_discard() -> None:
