@@ -79,6 +79,8 @@ def test_import_then_replay_step_jump_link_and_export(
 
     link.click()
     _at(page, 1, 0)
+    # every tile face loads (the viewer draws each tile from /tiles/*.svg)
+    page.wait_for_function("[...document.images].every((i) => i.complete && i.naturalWidth > 0)")
     page.screenshot(path=str(artifacts / "replay.png"))
     # Step 0: the four dealt hands, all open, exactly the record's haipai.
     seats = page.evaluate(_SEATS_JS)
