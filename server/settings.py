@@ -54,7 +54,7 @@ class Settings(BaseSettings):
     join_rate_per_minute: int = 20
     # How many past events a table keeps in memory for reconnects (older ones
     # are answered with a full resync).
-    replay_buffer_events: int = 2000
+    replay_buffer_events: int = 500
 
     @model_validator(mode="after")
     def _refuse_unsafe_secret(self) -> Settings:

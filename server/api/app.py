@@ -7,15 +7,20 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from server.api import games, history, lobbies, players, score, ws
 from server.api.context import ServerContext
 from server.api.hub import LobbyHub
 from server.api.ratelimit import WindowLimiter
 from server.db import games as game_queries
+from server.db import lobbies as lobby_queries
+from server.db.models import Lobby
 from server.db.recorder import Recorder
 from server.db.session import Database
 from server.settings import Settings, get_settings
@@ -25,6 +30,22 @@ from server.tables.table import BotFactory, TableConfig
 log = logging.getLogger(__name__)
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+async def push_lobby_after_game(ctx: ServerContext, game_id: int) -> None:
+    """Once a finished game is written, push its lobby (open again) to the listeners."""
+    await ctx.recorder.flush()
+
+    def load(s: Session) -> dict[str, Any] | None:
+        lobby = s.scalar(select(Lobby).where(Lobby.game_id == game_id))
+        if lobby is None:
+            return None
+        return lobby_queries.lobby_json(s, lobby_queries.get_lobby(s, lobby.code))
+
+    async with ctx.lobby_lock:
+        data = await ctx.run_db(load)
+        if data is not None:
+            ctx.hub.publish(data["code"], data)
 
 
 def create_app(settings: Settings | None = None, bot_factory: BotFactory | None = None) -> FastAPI:
@@ -46,7 +67,15 @@ def create_app(settings: Settings | None = None, bot_factory: BotFactory | None 
             replay_buffer=settings.replay_buffer_events,
         )
         tables = TableManager(config, recorder, bot_factory)
-        app.state.ctx = ServerContext(
+        background: set[asyncio.Task[None]] = set()
+
+        def game_ended(game_id: int) -> None:
+            task = asyncio.get_running_loop().create_task(push_lobby_after_game(ctx, game_id))
+            background.add(task)
+            task.add_done_callback(background.discard)
+
+        tables.on_game_end = game_ended
+        app.state.ctx = ctx = ServerContext(
             settings=settings,
             db=db,
             tables=tables,
@@ -57,6 +86,8 @@ def create_app(settings: Settings | None = None, bot_factory: BotFactory | None 
         try:
             yield
         finally:
+            for task in list(background):
+                task.cancel()
             await tables.shutdown()
             await recorder.close()
             db.dispose()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from server.engine import game as engine
 from server.engine.rules import RuleSet
@@ -38,6 +38,8 @@ class TableManager:
         self.linger_seconds = linger_seconds
         self.tables: dict[int, Table] = {}
         self._reapers: set[asyncio.TimerHandle] = set()
+        # Called with the game id when a game ends (the app pushes the reopened lobby).
+        self.on_game_end: Callable[[int], None] | None = None
 
     def get(self, game_id: int) -> Table | None:
         return self.tables.get(game_id)
@@ -67,6 +69,8 @@ class TableManager:
         return table
 
     def _finished(self, table: Table) -> None:
+        if self.on_game_end is not None:
+            self.on_game_end(table.game_id)
         loop = asyncio.get_running_loop()
         handle = loop.call_later(self.linger_seconds, self._reap, table.game_id)
         self._reapers.add(handle)

@@ -58,7 +58,7 @@ class TableConfig:
     round_end_pause: float = 6.0
     bot_delay: float = 0.5
     takeover_bot: str = "efficient"
-    replay_buffer: int = 2000
+    replay_buffer: int = 500
 
 
 # Inbox messages -------------------------------------------------------------
@@ -237,6 +237,13 @@ class Table:
 
     def start(self, start_events: list[Event]) -> None:
         """Publish the game's first events and begin processing the queue."""
+        # A player who never opens the table is treated like one who left: after
+        # the grace period a bot plays the seat until they come.
+        for seat, st in enumerate(self.seats):
+            if st.spec.bot is None and st.conn is None:
+                st.grace_handle = self._later(
+                    self.config.disconnect_grace, _Grace(seat, st.grace_token)
+                )
         self._step(start_events, [])
         self.task = asyncio.get_running_loop().create_task(self.run(), name=f"table-{self.game_id}")
 

@@ -80,7 +80,6 @@ async def play_full_game(db_url: str, make_server: Any) -> None:
     while not pushed or pushed[-1]["status"] != "playing":
         pushed.append(json.loads(await asyncio.wait_for(lobby_ws.recv(), 10))["lobby"])
     assert pushed[-1]["game"]["id"] == game_id
-    await lobby_ws.close()
 
     seat_of = {s["player_id"]: s["seat"] for s in lobby["game"]["seats"]}
     players = [
@@ -157,6 +156,14 @@ async def play_full_game(db_url: str, make_server: Any) -> None:
             assert n_actions == sum(c for c in counts if c) - refused
     finally:
         engine.dispose()
+    # The lobby reopened for another game, and its listeners were told.
+    while True:
+        reopened = json.loads(await asyncio.wait_for(lobby_ws.recv(), 10))["lobby"]
+        if reopened["status"] == "open":
+            break
+    assert reopened["game"]["id"] == game_id and reopened["game"]["status"] == "finished"
+    assert not any(s["ready"] for s in reopened["slots"] if s["bot"] is None)
+    await lobby_ws.close()
     for p in [*players, spectator]:
         await p.close()
 

@@ -142,3 +142,39 @@ async def test_disconnect_grace_bot_takeover_and_return(sqlite_url: str, make_se
     assert again["version"] == version, "a bot acted for a connected human"
     await back.close()
     await watcher.close()
+
+
+async def test_absent_player_is_played_by_bot_after_grace(
+    sqlite_url: str, make_server: Any
+) -> None:
+    """A seated player who never opens the table does not block it forever."""
+    srv = make_server(sqlite_url, bot_delay_seconds=0.01, disconnect_grace_seconds=0.3)
+    host, hg = srv.guest("Host")
+    absent, _ag = srv.guest("Absent")
+    code = host.post("/api/lobbies", json={"rules": {"preset": "standard", "think_seconds": 0}})
+    code = code.json()["code"]
+    absent.post(f"/api/lobbies/{code}/join", json={"slot": 1})
+    absent.post(f"/api/lobbies/{code}/ready", json={"ready": True})
+    for _ in range(2):
+        host.post(f"/api/lobbies/{code}/bots", json={"level": "tsumogiri"})
+    game = host.post(f"/api/lobbies/{code}/start").json()["game"]
+    absent_seat = next(s["seat"] for s in game["seats"] if s["name"] == "Absent")
+    c = await TableClient.open(srv.ws, game["id"], hg["token"])
+    seen_discard = False
+    while not seen_discard:
+        msg = await c.recv(timeout=10)
+        if msg["type"] == "view" and msg["view"]["legal_actions"]:
+            view = msg["view"]
+            drawn = view["players"][c.seat]["drawn"]
+            legal = view["legal_actions"]
+            pick = next((a for a in legal if a["type"] == "pass"), None) or next(
+                (a for a in legal if a["type"] == "discard" and a.get("tile") == drawn), legal[0]
+            )
+            await c.send({"type": "action", "action": pick})
+        ev = msg.get("event") if msg["type"] == "event" else None
+        seen_discard = bool(ev and ev["type"] == "discard" and ev["seat"] == absent_seat)
+    assert c.welcome is not None
+    states = [c.welcome["players"]] + [f["players"] for f in c.frames if f["type"] == "players"]
+    assert states[-1][absent_seat]["auto"] is True
+    assert states[-1][absent_seat]["connected"] is False
+    await c.close()
