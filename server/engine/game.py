@@ -40,6 +40,27 @@ _TILE_RED = [tile_of_id(i, True) for i in range(136)]
 _TILE_PLAIN = [tile_of_id(i, False) for i in range(136)]
 
 
+_ACTIONS: dict[tuple[ActionType, int, Tile | None, tuple[Tile, ...]], Action] = {}
+
+
+def _act(
+    at: ActionType, seat: int, tile: Tile | None = None, tiles: tuple[Tile, ...] = ()
+) -> Action:
+    """A shared Action object: legal lists are rebuilt at every decision, and
+    building frozen dataclasses was a large part of a self-play game's time."""
+    key = (at, seat, tile, tiles)
+    a = _ACTIONS.get(key)
+    if a is None:
+        a = _ACTIONS[key] = Action(at, seat, tile, tiles)
+    return a
+
+
+_DISCARD = [[_act(ActionType.DISCARD, s, t) for t in range(37)] for s in range(4)]
+_TSTR = [tile_str(t) for t in range(37)]
+_ONLY = [frozenset({s}) for s in range(4)]
+_NO_KINDS: frozenset[Kind] = frozenset()
+
+
 class Step(StrEnum):
     """What the round waits for."""
 
@@ -134,6 +155,9 @@ class GameState:
         # per-round fields, set by _start_round
         self.wall: Wall = Wall(list(range(136)))
         self.hands: list[list[TileId]] = [[], [], [], []]
+        # 34-count arrays of the concealed tiles, kept in step with ``hands``
+        self.cnt: list[list[int]] = [[0] * NUM_KINDS for _ in range(4)]
+        self.shanten13 = [8, 8, 8, 8]  # shanten of each seat's last 3n+1 hand
         self.drawn: list[TileId | None] = [None] * 4
         self.melds: list[list[Furo]] = [[], [], [], []]
         self.rivers: list[list[RiverTile]] = [[], [], [], []]
@@ -221,6 +245,8 @@ class GameState:
         new.start_events = list(self.start_events)
         new._legal = {}
         new.hands = [list(h) for h in self.hands]
+        new.cnt = [list(c) for c in self.cnt]
+        new.shanten13 = list(self.shanten13)
         new.drawn = list(self.drawn)
         new.melds = [list(m) for m in self.melds]
         new.rivers = [list(rv) for rv in self.rivers]
@@ -252,10 +278,8 @@ class GameState:
         return [self._tile[t] for t in self.hands[seat]]
 
     def counts(self, seat: int) -> list[int]:
-        c = [0] * NUM_KINDS
-        for t in self.hands[seat]:
-            c[t >> 2] += 1
-        return c
+        """A copy of the seat's 34-count array of concealed tiles."""
+        return list(self.cnt[seat])
 
     def live_left(self) -> int:
         return DEAD_START - self.kans - self.draw_pos
@@ -322,8 +346,10 @@ class GameState:
 
     def _update_waits(self, seat: int) -> None:
         # one shanten call is much cheaper than the full wait search, and most hands are not tenpai
-        c = self.counts(seat)
-        self.waits[seat] = waits(c) if shanten(c) == 0 else []
+        c = self.cnt[seat]
+        sh = shanten(c)
+        self.shanten13[seat] = sh
+        self.waits[seat] = waits(c) if sh == 0 else []
 
     # --- round start ------------------------------------------------------
 
@@ -335,6 +361,10 @@ class GameState:
         self.wall = wall
         self.phase = "play"
         self.hands = [sorted(wall.hand(s, self.dealer)) for s in range(4)]
+        self.cnt = [[0] * NUM_KINDS for _ in range(4)]
+        for s in range(4):
+            for t in self.hands[s]:
+                self.cnt[s][t >> 2] += 1
         self.drawn = [None] * 4
         self.melds = [[], [], [], []]
         self.rivers = [[], [], [], []]
@@ -408,22 +438,24 @@ class GameState:
             tid = self.wall.tiles[self.draw_pos]
             self.draw_pos += 1
         self.hands[seat].append(tid)
+        self.cnt[seat][tid >> 2] += 1
         self.drawn[seat] = tid
         self.turn = seat
         self.step = Step.TURN
         self.rinshan = rinshan
-        self.kuikae = frozenset()
-        left = self.live_left()
+        self.kuikae = _NO_KINDS
+        left = DEAD_START - self.kans - self.draw_pos
+        self._legal = {}
         return [
             Event(
                 "draw",
                 {
                     "seat": seat,
-                    "tile": tile_str(self.tile(tid)),
+                    "tile": _TSTR[self._tile[tid]],
                     "rinshan": rinshan,
                     "wall_left": left,
                 },
-                frozenset({seat}),
+                _ONLY[seat],
             ),
             Event("tsumo_turn", {"seat": seat, "rinshan": rinshan, "wall_left": left}),
         ]
@@ -451,63 +483,70 @@ class GameState:
         if self.riichi[seat]:
             d = self.drawn[seat]
             assert d is not None
-            return [Action(ActionType.DISCARD, seat, self.tile(d))]
+            return [_act(ActionType.DISCARD, seat, self.tile(d))]
         seen: set[Tile] = set()
         out = []
         kuikae = self.kuikae
+        table = _DISCARD[seat]
+        tiles = self._tile
         for tid in sorted(self.hands[seat]):
-            t = self._tile[tid]
+            t = tiles[tid]
             if t in seen or (tid >> 2) in kuikae:
                 continue
             seen.add(t)
-            out.append(Action(ActionType.DISCARD, seat, t))
+            out.append(table[t])
         return out
 
     def _turn_actions(self, seat: int) -> list[Action]:
         out: list[Action] = []
         drawn = self.drawn[seat]
         assert drawn is not None
-        c = self.counts(seat)
-        if (drawn >> 2) in self.waits[seat] and self._score(seat, self.tile(drawn), True):
-            out.append(Action(ActionType.TSUMO, seat))
+        c = self.cnt[seat]
+        riichi = self.riichi[seat]
+        left = DEAD_START - self.kans - self.draw_pos
+        if (drawn >> 2) in self.waits[seat] and self._score(seat, self._tile[drawn], True):
+            out.append(_act(ActionType.TSUMO, seat))
         if (
-            self.rules.abortive_draws
-            and self.uninterrupted
+            self.uninterrupted
             and self.discards[seat] == 0
+            and self.rules.abortive_draws
             and sum(1 for k in YAOCHU if c[k]) >= 9
         ):
-            out.append(Action(ActionType.KYUUSHU, seat))
+            out.append(_act(ActionType.KYUUSHU, seat))
         # R7/R13: no kan on the last tile, none beyond the fourth
-        can_kan = self.live_left() > 0 and self.kans < 4
-        if can_kan:
-            for k in range(NUM_KINDS):
-                if c[k] == 4 and (not self.riichi[seat] or self._riichi_ankan_ok(seat, k)):
-                    out.append(Action(ActionType.ANKAN, seat, k))
-            if not self.riichi[seat]:
+        if left > 0 and self.kans < 4:
+            if 4 in c:
+                for k in range(NUM_KINDS):
+                    if c[k] == 4 and (not riichi or self._riichi_ankan_ok(seat, k)):
+                        out.append(_act(ActionType.ANKAN, seat, k))
+            if not riichi:
                 for f in self.melds[seat]:
                     if f.meld.type is MeldType.PON:
                         k = f.meld.first
                         for tid in self.hands[seat]:
                             if tid >> 2 == k:
-                                out.append(Action(ActionType.KAKAN, seat, self.tile(tid)))
+                                out.append(_act(ActionType.KAKAN, seat, self._tile[tid]))
                                 break
         if (
-            not self.riichi[seat]
-            and self.is_closed(seat)
+            not riichi
+            and self.shanten13[seat] <= 1  # one draw lowers shanten by one at most
+            and left >= 4
             and self.scores[seat] >= 1000
-            and self.live_left() >= 4
+            and self.is_closed(seat)
             and shanten(c) <= 0
         ):
             seen: set[Tile] = set()
             for tid in self.hands[seat]:
-                t = self.tile(tid)
+                t = self._tile[tid]
                 if t in seen:
                     continue
                 seen.add(t)
                 c[tid >> 2] -= 1
-                if shanten(c) == 0:
-                    out.append(Action(ActionType.RIICHI, seat, t))
-                c[tid >> 2] += 1
+                try:
+                    if shanten(c) == 0:
+                        out.append(_act(ActionType.RIICHI, seat, t))
+                finally:
+                    c[tid >> 2] += 1
         out.extend(self._discards(seat))
         return out
 
@@ -546,53 +585,47 @@ class GameState:
             if k in self.waits[s] and not self.furiten(s):
                 res = self._score(s, t, False)
                 if res is not None:
-                    opts.append(Action(ActionType.RON, s))
+                    opts.append(_act(ActionType.RON, s))
                     self.claim_results[s] = res
             if not last and not self.riichi[s]:
                 opts.extend(self._call_options(s, discarder, t))
             if opts:
-                opts.append(Action(ActionType.PASS, s))
+                opts.append(_act(ActionType.PASS, s))
                 self.claim_options[s] = opts
 
     def _call_options(self, s: int, discarder: int, t: Tile) -> list[Action]:
-        k = kind(t)
-        c = self.counts(s)
+        k = t if t < NUM_KINDS else kind(t)
+        c = self.cnt[s]
         n_k = c[k]
-        is_chi_seat = s == (discarder + 1) % 4 and k < 27
-        if n_k < 2 and not is_chi_seat:
+        # (own kinds, the kind at the run's other end that kuikae also forbids)
+        shapes: list[tuple[Kind, Kind, Kind]] = []
+        if s == (discarder + 1) % 4 and k < 27:
+            n = k % 9
+            if n >= 2 and c[k - 2] and c[k - 1]:
+                shapes.append((k - 2, k - 1, k - 3 if n >= 3 else -1))
+            if 1 <= n <= 7 and c[k - 1] and c[k + 1]:
+                shapes.append((k - 1, k + 1, -1))
+            if n <= 6 and c[k + 1] and c[k + 2]:
+                shapes.append((k + 1, k + 2, k + 3 if n <= 5 else -1))
+        if n_k < 2 and not shapes:
             return []  # the common case, decided without building anything
         by_tile: dict[Tile, list[TileId]] = {}
         for tid in self.hands[s]:
-            by_tile.setdefault(self.tile(tid), []).append(tid)
+            by_tile.setdefault(self._tile[tid], []).append(tid)
         n_total = len(self.hands[s])
         out: list[Action] = []
-        if n_k >= 2 and n_total > n_k:  # kuikae: a tile other than k must remain
+        if n_k >= 2 and n_total > n_k:  # R11: a tile other than k must remain to discard
             for pair in _variants(by_tile, [k, k]):
-                out.append(Action(ActionType.PON, s, None, pair))
+                out.append(_act(ActionType.PON, s, None, pair))
         if n_k >= 3 and self.kans < 4:
-            own = sorted((self.tile(x) for x in self.hands[s] if x >> 2 == k), key=sort_key)
-            out.append(Action(ActionType.DAIMINKAN, s, None, tuple(own)))
-        if s == (discarder + 1) % 4 and k < 27:
-            n = k % 9
-            # (own tiles, the kind at the run's other end that kuikae also forbids)
-            shapes: list[tuple[Kind, Kind, Kind]] = []
-            if n >= 2:
-                shapes.append((k - 2, k - 1, k - 3 if n >= 3 else -1))
-            if 1 <= n <= 7:
-                shapes.append((k - 1, k + 1, -1))
-            if n <= 6:
-                shapes.append((k + 1, k + 2, k + 3 if n <= 5 else -1))
-            for a, b, other in shapes:
-                if not (c[a] and c[b]):
-                    continue
-                c[a] -= 1
-                c[b] -= 1
-                ok = any(c[x] for x in range(NUM_KINDS) if x != k and x != other)
-                c[a] += 1
-                c[b] += 1
-                if ok:
-                    for pair in _variants(by_tile, [a, b]):
-                        out.append(Action(ActionType.CHI, s, None, pair))
+            own = sorted((self._tile[x] for x in self.hands[s] if x >> 2 == k), key=sort_key)
+            out.append(_act(ActionType.DAIMINKAN, s, None, tuple(own)))
+        for a, b, other in shapes:
+            # R11: after the chi some tile must remain that is neither k nor the other end
+            allowed = n_total - 2 - c[k] - (c[other] if other >= 0 else 0)
+            if allowed > 0:
+                for pair in _variants(by_tile, [a, b]):
+                    out.append(_act(ActionType.CHI, s, None, pair))
         return out
 
     # --- apply --------------------------------------------------------------
@@ -647,7 +680,11 @@ class GameState:
         return f"that {at.value} is not possible (wrong tiles)"
 
     def apply(self, action: Action) -> list[Event]:
-        if action.seat not in range(4) or action not in self.legal(action.seat):
+        if action.seat not in range(4):
+            raise IllegalAction(self.why_illegal(action))
+        legal = self.legal(action.seat)
+        # identity first: bots hand back the very objects listed
+        if not any(a is action for a in legal) and action not in legal:
             raise IllegalAction(self.why_illegal(action))
         self._legal = {}
         self.log.append(action)
@@ -678,14 +715,16 @@ class GameState:
     def _discard(self, s: int, tile: Tile | None, *, riichi: bool) -> list[Event]:
         assert tile is not None
         drawn = self.drawn[s]
-        if drawn is not None and self.tile(drawn) == tile:
+        tiles = self._tile
+        if drawn is not None and tiles[drawn] == tile:
             tid = drawn
             tsumogiri = True
         else:
-            tid = next(x for x in self.hands[s] if self.tile(x) == tile and x != drawn)
+            tid = next(x for x in self.hands[s] if tiles[x] == tile and x != drawn)
             tsumogiri = False
         self.hands[s].remove(tid)
         self.hands[s].sort()
+        self.cnt[s][tid >> 2] -= 1
         self.drawn[s] = None
         self.rivers[s].append(RiverTile(tid, tile, tsumogiri, riichi))
         if riichi:
@@ -695,12 +734,12 @@ class GameState:
         self.furiten_temp[s] = False  # R16: lifted by one's own discard
         self.discards[s] += 1
         self.rinshan = False
-        self.kuikae = frozenset()
+        self.kuikae = _NO_KINDS
         self._update_waits(s)
         events = [
             Event(
                 "discard",
-                {"seat": s, "tile": tile_str(tile), "tsumogiri": tsumogiri, "riichi": riichi},
+                {"seat": s, "tile": _TSTR[tile], "tsumogiri": tsumogiri, "riichi": riichi},
             )
         ]
         if self.pending_dora and self.pending_dora_seat == s:
@@ -752,6 +791,7 @@ class GameState:
         ids = tuple(t for t in self.hands[s] if t >> 2 == k)
         for t in ids:
             self.hands[s].remove(t)
+        self.cnt[s][k] -= 4
         tiles = tuple(sorted((self.tile(t) for t in ids), key=sort_key))
         self.melds[s].append(Furo(Meld(MeldType.ANKAN, tiles), ids))
         self.drawn[s] = None
@@ -777,7 +817,7 @@ class GameState:
                 res = self._score(o, self.tile(ids[0]), False, chankan=True)
                 if res is not None:
                     self.claim_results[o] = res
-                    self.claim_options[o] = [Action(ActionType.RON, o), Action(ActionType.PASS, o)]
+                    self.claim_options[o] = [_act(ActionType.RON, o), _act(ActionType.PASS, o)]
         self.kan_is_kakan = False
         if self.claim_options:
             self.step = Step.CHANKAN
@@ -790,6 +830,7 @@ class GameState:
         k = kind(t)
         tid = next(x for x in self.hands[s] if self.tile(x) == t)
         self.hands[s].remove(tid)
+        self.cnt[s][k] -= 1
         idx = next(
             i
             for i, f in enumerate(self.melds[s])
@@ -824,7 +865,7 @@ class GameState:
             res = self._score(o, t, False, chankan=True)
             if res is not None:
                 self.claim_results[o] = res
-                self.claim_options[o] = [Action(ActionType.RON, o), Action(ActionType.PASS, o)]
+                self.claim_options[o] = [_act(ActionType.RON, o), _act(ActionType.PASS, o)]
         self._mark_passed_furiten(s, k)
         self.kan_is_kakan = True
         if self.claim_options:
@@ -954,6 +995,8 @@ class GameState:
             pool.remove(x)
             own.append(x)
         self.hands[s] = pool
+        for x in own:
+            self.cnt[s][x >> 2] -= 1
         r = self.rivers[src][-1]
         self.rivers[src][-1] = RiverTile(r.tid, r.tile, r.tsumogiri, r.riichi, called=True)
         self.ippatsu = [False] * 4
@@ -1338,23 +1381,22 @@ def _tsumo_points(r: WinResult, dealer: bool) -> int:
 
 
 def _variants(by_tile: dict[Tile, list[TileId]], want: list[Kind]) -> list[tuple[Tile, ...]]:
-    """Distinct choices of own tiles (red five or plain) for the kinds in ``want``."""
-    choices: set[tuple[Tile, ...]] = set()
-
-    def rec(i: int, acc: list[Tile], used: dict[Tile, int]) -> None:
-        if i == len(want):
-            choices.add(tuple(sorted(acc, key=sort_key)))
-            return
-        for t, ids in by_tile.items():
-            if kind(t) == want[i] and used.get(t, 0) < len(ids):
-                used[t] = used.get(t, 0) + 1
-                acc.append(t)
-                rec(i + 1, acc, used)
-                acc.pop()
-                used[t] -= 1
-
-    rec(0, [], {})
-    return sorted(choices, key=lambda p: [sort_key(t) for t in p])
+    """Distinct choices of own tiles (a red five or a plain one) for the two kinds in ``want``."""
+    a, b = want
+    opts_a = [t for t in by_tile if kind(t) == a]
+    if a == b:
+        # two tiles of one kind: plain+plain and/or plain+red (one red five per suit)
+        plain = [t for t in opts_a if t < NUM_KINDS]
+        red = [t for t in opts_a if t >= NUM_KINDS]
+        out: list[tuple[Tile, ...]] = []
+        if plain and len(by_tile[plain[0]]) >= 2:
+            out.append((plain[0], plain[0]))
+        if plain and red:
+            out.append((plain[0], red[0]))
+        return out
+    opts_b = [t for t in by_tile if kind(t) == b]
+    pairs = {tuple(sorted((x, y), key=sort_key)) for x in opts_a for y in opts_b}
+    return sorted(pairs, key=lambda p: [sort_key(t) for t in p])
 
 
 # --- the functional API of docs/engine.md -----------------------------------
@@ -1381,7 +1423,9 @@ def waiting_on(state: GameState) -> frozenset[int]:
     """Seats whose decision the state awaits now."""
     if state.phase != "play":
         return frozenset()
-    return frozenset(s for s in range(4) if state.legal(s))
+    if state.step is Step.TURN or state.step is Step.CALLED:
+        return _ONLY[state.turn]  # the seat in turn always has a discard at least
+    return frozenset(s for s in state.claim_options if s not in state.claim_answers)
 
 
 def apply(state: GameState, action: Action) -> list[Event]:

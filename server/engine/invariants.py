@@ -44,6 +44,11 @@ def check_invariants(state: GameState) -> None:
         n = len(state.hands[s]) + 3 * len(state.melds[s])
         if n not in (13, 14):
             raise AssertionError(f"hand size: seat {s} holds {n} tiles (kans as 3)")
+        c = [0] * 34
+        for t in state.hands[s]:
+            c[t >> 2] += 1
+        if c != state.cnt[s]:
+            raise AssertionError(f"counts: seat {s}'s count array does not match its hand")
         d = state.drawn[s]
         if d is not None and d not in state.hands[s]:
             raise AssertionError(f"drawn tile of seat {s} is not in its hand")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import struct
 from collections.abc import Sequence
 
 from server.engine.tiles import Tile, TileId, is_red, parse_tiles, tile_of_id
@@ -61,15 +62,15 @@ class _Stream:
     def __init__(self, seed: bytes, round_index: int) -> None:
         self._key = hashlib.sha256(b"jantaku-wall" + seed + round_index.to_bytes(8, "big")).digest()
         self._counter = 0
-        self._buf = b""
+        self._buf: list[int] = []
 
     def _u32(self) -> int:
-        if len(self._buf) < 4:
-            self._buf += hashlib.sha256(self._key + self._counter.to_bytes(8, "big")).digest()
+        if not self._buf:
+            block = hashlib.sha256(self._key + self._counter.to_bytes(8, "big")).digest()
             self._counter += 1
-        v = int.from_bytes(self._buf[:4], "big")
-        self._buf = self._buf[4:]
-        return v
+            # reversed so that pop() hands the words out in order
+            self._buf = list(reversed(struct.unpack(">8I", block)))
+        return self._buf.pop()
 
     def below(self, n: int) -> int:
         """Uniform in 0..n-1, by rejection so that no value is favoured."""
