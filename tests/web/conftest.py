@@ -46,10 +46,10 @@ class AppServer:
             "env": "test",
             "secret": "web-tests-" + "s" * 40,
             "database_url": db_url,
-            # Bots answer at once and a finished round waits little: the tests click
-            # "continue" themselves, so the pause only matters if they fail to.
+            # Bots answer at once. A finished round waits for the people to click
+            # "continue" (the tests always do), so every result card is seen.
             "bot_delay_seconds": 0.0,
-            "round_end_pause_seconds": 2.0,
+            "round_end_pause_seconds": 30.0,
             "disconnect_grace_seconds": 30.0,
             "join_rate_per_minute": 1000,
         }

@@ -205,6 +205,15 @@ def test_side_log_lists_calls_riichi_and_new_dora(mock: Mock) -> None:
     assert page.get_by_test_id("log").is_visible()
 
 
+def test_a_version_gap_asks_for_one_resync(mock: Mock) -> None:
+    sent: list[str] = []
+    mock.page.on("console", lambda m: sent.append(m.text) if m.text.startswith("send ") else None)
+    page = mock.open("case=discard&gap=1")
+    page.wait_for_timeout(200)
+    assert sent.count('send {"type":"resync"}') == 1
+    assert page.locator(".table-screen").get_attribute("data-version") == "10"
+
+
 def test_enter_continues_after_a_result(mock: Mock) -> None:
     page = mock.open("case=call&overlay=agari")
     page.get_by_test_id("overlay").wait_for()

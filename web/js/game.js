@@ -30,6 +30,7 @@ export class GameScreen {
     this.returnPoints = 30000;
     this.toast = null;
     this.log = [];
+    this.resyncing = false;
     root.replaceChildren(Object.assign(document.createElement("p"), { textContent: t("common.loading") }));
     this.onKey = (e) => this.key(e);
     document.addEventListener("keydown", this.onKey);
@@ -93,13 +94,16 @@ export class GameScreen {
       case "event":
         // A gap in versions means we missed something: ask for the whole view again.
         if (this.version != null && m.version !== this.version + 1) {
-          this.sock.send({ type: "resync" });
+          // Once per gap: everything up to the resync's view is superseded by it.
+          if (!this.resyncing) this.sock.send({ type: "resync" });
+          this.resyncing = true;
           return;
         }
         this.version = m.version;
         if (m.event) this.event(m.event);
         break;
       case "view":
+        this.resyncing = false;
         this.version = m.version;
         this.view = m.view;
         this.timer = m.timer || null;
@@ -281,6 +285,7 @@ export class GameScreen {
       return;
     }
     const tiles = this.handTiles();
+    if (this.selected != null && this.selected >= tiles.length) this.selected = tiles.length ? tiles.length - 1 : null;
     if (e.key === "ArrowLeft" || e.key === "ArrowRight") {
       if (!tiles.length) return;
       const d = e.key === "ArrowLeft" ? -1 : 1;
