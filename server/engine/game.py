@@ -344,7 +344,17 @@ class GameState:
         except ScoreError:
             return None
 
-    def _update_waits(self, seat: int) -> None:
+    def _update_waits(self, seat: int, bound: int | None = None) -> None:
+        """Recompute a 3n+1 hand's waits; ``bound`` is a known lower bound of its shanten.
+
+        One draw (or call) and one discard lower shanten by one at most, so a hand
+        two away before its turn cannot be tenpai after it: then neither the
+        shanten nor the wait search runs, and ``shanten13`` keeps the bound.
+        """
+        if bound is not None and bound >= 1:
+            self.shanten13[seat] = bound
+            self.waits[seat] = []
+            return
         # one shanten call is much cheaper than the full wait search, and most hands are not tenpai
         c = self.cnt[seat]
         sh = shanten(c)
@@ -735,7 +745,7 @@ class GameState:
         self.discards[s] += 1
         self.rinshan = False
         self.kuikae = _NO_KINDS
-        self._update_waits(s)
+        self._update_waits(s, self.shanten13[s] - 1)
         events = [
             Event(
                 "discard",

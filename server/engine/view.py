@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from server.engine.actions import Action
 from server.engine.scoring import ScoreError, score_hand
 from server.engine.shanten import shanten
 from server.engine.tiles import NUM_KINDS, sort_key, tile_str
@@ -12,16 +13,30 @@ if TYPE_CHECKING:
     from server.engine.game import GameState
 
 WIND_NAMES = "ESWN"
+_TSTR = [tile_str(t) for t in range(37)]
+# wire form of each Action object seen; views are built at every decision
+_ACTION_JSON: dict[Action, dict[str, Any]] = {}
+
+
+def _action_json(a: Action) -> dict[str, Any]:
+    d = _ACTION_JSON.get(a)
+    if d is None:
+        if len(_ACTION_JSON) > 100_000:  # chi/pon tile tuples are few; this is a safety cap
+            _ACTION_JSON.clear()
+        d = _ACTION_JSON[a] = a.to_json()
+    return dict(d)
 
 
 def view(state: GameState, seat: int | None) -> dict[str, Any]:
     """A JSON-able view for ``seat`` (None = spectator); shape in docs/engine.md."""
+    from server.engine.game import waiting_on  # game imports this module
+
     if seat is not None and seat not in range(4):
         raise ValueError("seat must be 0..3 or None")
     playing = state.phase == "play"
     last = None
     if playing and state.claim_from is not None and state.claim_tile is not None:
-        last = {"seat": state.claim_from, "tile": tile_str(state.tile(state.claim_tile))}
+        last = {"seat": state.claim_from, "tile": _TSTR[state.tile(state.claim_tile)]}
     players = []
     for s in range(4):
         own = s == seat
@@ -29,7 +44,7 @@ def view(state: GameState, seat: int | None) -> dict[str, Any]:
         hand = None
         if own:
             hand = [
-                tile_str(t)
+                _TSTR[t]
                 for t in sorted((state.tile(x) for x in state.hands[s] if x != drawn), key=sort_key)
             ]
         players.append(
@@ -39,20 +54,20 @@ def view(state: GameState, seat: int | None) -> dict[str, Any]:
                 "score": state.scores[s],
                 "riichi": state.riichi[s],
                 "hand": hand,
-                "drawn": tile_str(state.tile(drawn)) if own and drawn is not None else None,
+                "drawn": _TSTR[state.tile(drawn)] if own and drawn is not None else None,
                 "hand_count": len(state.hands[s]),
                 "melds": [
                     {
                         "type": f.meld.type.value,
-                        "tiles": [tile_str(t) for t in f.meld.tiles],
-                        "called": tile_str(f.meld.called) if f.meld.called is not None else None,
+                        "tiles": [_TSTR[t] for t in f.meld.tiles],
+                        "called": _TSTR[f.meld.called] if f.meld.called is not None else None,
                         "from_seat": f.meld.from_seat,
                     }
                     for f in state.melds[s]
                 ],
                 "river": [
                     {
-                        "tile": tile_str(r.tile),
+                        "tile": _TSTR[r.tile],
                         "tsumogiri": r.tsumogiri,
                         "riichi": r.riichi,
                         "called": r.called,
@@ -74,13 +89,13 @@ def view(state: GameState, seat: int | None) -> dict[str, Any]:
             "dice": list(state.wall.dice),
         },
         "scores": list(state.scores),
-        "dora_indicators": [tile_str(t) for t in state.dora_indicators()],
+        "dora_indicators": [_TSTR[t] for t in state.dora_indicators()],
         "wall_left": state.live_left(),
         "turn": state.turn,
-        "waiting_on": sorted(s for s in range(4) if playing and state.legal(s)),
+        "waiting_on": sorted(waiting_on(state)),
         "last_discard": last,
         "players": players,
-        "legal_actions": [a.to_json() for a in state.legal(seat)] if seat is not None else [],
+        "legal_actions": [_action_json(a) for a in state.legal(seat)] if seat is not None else [],
         "help": _help(state, seat) if seat is not None and playing else None,
         "result": state.last_result.event
         if state.phase == "round_end" and state.last_result
