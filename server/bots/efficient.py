@@ -136,7 +136,7 @@ class EfficientBot:
                 continue
             c[k] -= 1
             if k not in uke_cache:
-                uke_cache[k] = sum(ukeire(c, h.visible).values())
+                uke_cache[k] = sum(ukeire(c, h.visible, known_shanten=sh).values())
             viol = self._plan_violations(h, c)
             c[k] += 1
             key = (

@@ -333,13 +333,14 @@ def _draws(key: bytes, honors: bool) -> tuple[tuple[int, int], ...]:
     return res
 
 
-def _improving(h: list[int]) -> tuple[int, list[Kind]]:
+def _improving(h: list[int], base: int | None = None) -> tuple[int, list[Kind]]:
     """Shanten of a 3n+1 hand and the kinds whose draw lowers it.
 
     A draw changes one suit only, so each candidate costs two small-id
     lookups (pair, final) on top of a cached per-suit list of draws.
     """
-    base = shanten(h)
+    if base is None:
+        base = shanten(h)
     total = sum(h)
     n = (total + 1) // 3
     k0, k1, k2, k3 = bytes(h[0:9]), bytes(h[9:18]), bytes(h[18:27]), bytes(h[27:34])
@@ -402,17 +403,21 @@ def is_tenpai(c: Sequence[int]) -> bool:
     return shanten(c) == 0
 
 
-def ukeire(c: Sequence[int], visible: Sequence[int] | None = None) -> dict[Kind, int]:
+def ukeire(
+    c: Sequence[int], visible: Sequence[int] | None = None, *, known_shanten: int | None = None
+) -> dict[Kind, int]:
     """Kinds whose draw lowers the shanten of a 3n+1 hand, with how many remain unseen.
 
     ``visible`` counts tiles seen outside this hand (kawa, melds, dora
     indicators). A kind is listed even when none remain (count 0).
+    ``known_shanten`` (the hand's shanten, if the caller has it) saves one
+    computation; a wrong value gives wrong results.
     """
     _check_waiting_size(c)
     if visible is not None:
         _check_counts(visible)
     h = list(c)
-    _, kinds = _improving(h)
+    _, kinds = _improving(h, known_shanten)
     if visible is None:
         return {k: max(0, 4 - h[k]) for k in kinds}
     return {k: max(0, 4 - h[k] - visible[k]) for k in kinds}
