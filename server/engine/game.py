@@ -692,6 +692,11 @@ class GameState:
     def apply(self, action: Action) -> list[Event]:
         if action.seat not in range(4):
             raise IllegalAction(self.why_illegal(action))
+        if len(action.tiles) > 1:
+            # the own tiles of a call may come in any order
+            ordered = tuple(sorted(action.tiles, key=sort_key))
+            if ordered != action.tiles:
+                action = Action(action.type, action.seat, action.tile, ordered)
         legal = self.legal(action.seat)
         # identity first: bots hand back the very objects listed
         if not any(a is action for a in legal) and action not in legal:

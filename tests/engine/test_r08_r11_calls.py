@@ -115,3 +115,11 @@ def test_r11_kuikae_after_pon_forbids_the_called_kind() -> None:
     assert all(a.tile != parse_tiles("5p")[0] for a in legal_actions(st, 2))
     with pytest.raises(IllegalAction, match="kuikae"):
         st.apply(action(2, "discard", "5p"))
+
+
+def test_r8_call_tiles_in_any_order_are_accepted() -> None:
+    st = start()
+    act(st, 3, "pass")
+    act(st, 2, "pass")
+    evs = act(st, 1, "chi", tiles="76p")
+    assert ev(evs, "call")[0].data["tiles"] == ["5p", "6p", "7p"]

@@ -226,3 +226,27 @@ def test_r16_riichi_furiten_is_permanent() -> None:
     pass_all(st)
     tsumogiri(st, 2)
     assert "tsumo" in types(st, 1)
+
+
+def test_r5_r21_dora_and_ura_counted_for_a_riichi_win() -> None:
+    # indicators: 8m -> dora 9m (one in hand), ura 9m -> 1m (one in hand)
+    st = game(RIICHI_HANDS, draws="2z" + "1m1m1m" + "1z", dora="8m", ura="9m")
+    act(st, 0, "riichi", "5p")
+    pass_all(st)
+    tsumogiri(st, 3)
+    evs = act(st, 0, "tsumo")
+    agari = ev(evs, "agari")[0].data
+    (w,) = agari["winners"]
+    assert (w["dora"], w["ura"]) == (1, 1)
+    assert agari["dora_indicators"] == ["8m"] and agari["ura_indicators"] == ["9m"]
+
+
+def test_r21_no_ura_without_riichi() -> None:
+    st = game(RIICHI_HANDS, draws="2z", ura="5p")
+    act(st, 0, "discard", "5p")
+    evs = act(st, 1, "ron")
+    for s in (2, 3):
+        if st.phase == "play" and types(st, s):
+            evs += act(st, s, "pass")
+    agari = ev(evs, "agari")[0].data
+    assert agari["ura_indicators"] == [] and agari["winners"][0]["ura"] == 0
