@@ -107,9 +107,16 @@ def wait_version_change(page: Any, version: str, timeout: float = 15000) -> None
 
 @dataclass
 class Stats:
+    """What a clicking player did. With ``calls`` it also takes pon and chi (the
+    first option) instead of passing; with ``frames`` (the page's received frames)
+    every screen it acts on is checked against the server's legal actions."""
+
     actions: dict[str, int] = field(default_factory=dict)
     discards: int = 0
     results: list[str] = field(default_factory=list)
+    calls: bool = False
+    frames: list[dict[str, Any]] | None = None
+    checked: int = 0
 
     def count(self, kind: str) -> None:
         self.actions[kind] = self.actions.get(kind, 0) + 1
@@ -147,6 +154,8 @@ def step(page: Any, stats: Stats, on_result: Any = None) -> str:
         return "result"
     acts = st["actions"]
     version = st["version"]
+    if stats.frames is not None and (acts or st["playable"]):
+        check_against_server(page, st, stats)
     for kind in ("tsumo", "ron"):
         if kind in acts:
             page.locator(f".action-btn[data-action='{kind}']").click()
@@ -159,6 +168,16 @@ def step(page: Any, stats: Stats, on_result: Any = None) -> str:
         stats.count("riichi")
         wait_version_change(page, version)
         return "acted"
+    for kind in ("pon", "chi") if stats.calls else ():
+        if kind in acts:
+            page.locator(f".action-btn[data-action='{kind}']").click()
+            # Several ways to call open a choice; take the first.
+            option = page.locator(f".action-btn[data-action='option-{kind}']")
+            if option.count():
+                option.first.click()
+            stats.count(kind)
+            wait_version_change(page, version)
+            return "acted"
     if "pass" in acts:
         page.locator(".action-btn[data-action='pass']").click()
         stats.count("pass")
@@ -191,3 +210,29 @@ def play_until(
             moved = moved or r != "idle"
         if not moved:
             time.sleep(0.03)
+
+
+def check_against_server(page: Any, st: dict[str, Any], stats: Stats) -> None:
+    """The buttons and the clickable/greyed tiles are exactly the view's legal actions."""
+    assert stats.frames is not None
+    views = [
+        f for f in stats.frames if f.get("type") == "view" and str(f["version"]) == st["version"]
+    ]
+    if not views:
+        return
+    legal = views[-1]["view"]["legal_actions"]
+    kinds = {a["type"] for a in legal} - {"discard"}
+    assert set(st["actions"]) == kinds, (st["actions"], legal)
+    discards = {a["tile"] for a in legal if a["type"] == "discard"}
+    assert set(st["playable"]) == discards, (st["playable"], legal)
+    forbidden: list[str] = page.locator(".hand-tiles .tile.forbidden").evaluate_all(
+        "(ts) => ts.map((t) => t.dataset.tile)"
+    )
+    if discards:
+        hand: list[str] = page.locator(".hand-tiles .tile").evaluate_all(
+            "(ts) => ts.map((t) => t.dataset.tile)"
+        )
+        assert sorted(forbidden) == sorted(x for x in hand if x not in discards)
+    else:
+        assert forbidden == []
+    stats.checked += 1

@@ -55,8 +55,11 @@ def test_full_game_by_clicking_until_standings(
     hand = page.locator(".hand-tiles").bounding_box()
     assert hand and hand["y"] + hand["height"] <= 768
 
-    stats = Stats()
+    # This player also calls pon and chi, so kuikae (R11) greying is met on the real
+    # server, and every decision screen is checked against the server's legal actions.
+    stats = Stats(calls=True, frames=me.frames)
     play_until([page], lambda: _is_final(page), stats, deadline_s=300)
+    assert stats.checked >= stats.discards
     page.screenshot(path=str(artifacts / "standings.png"))
 
     # The standings shown are the game_end event's: four rows in rank order,
