@@ -11,7 +11,7 @@ import pytest
 
 from server.records.load import parse_log
 from server.records.tenhou6 import parse_tenhou6
-from tests.web.conftest import AppServer
+from tests.web.conftest import PHONE, AppServer
 from tests.web.player import open_person
 
 pytestmark = pytest.mark.browser
@@ -111,10 +111,15 @@ def test_import_then_replay_step_jump_link_and_export(
 
     # The address names hand and step: opening it elsewhere shows the same position.
     assert page.evaluate("location.hash") == f"#/replay/{game_id}/1/1"
-    other = me.context.new_page()
+    # On a phone, the same link: every hand fits the width (no sideways scrolling).
+    phone = browser.new_context(viewport=PHONE)
+    other = phone.new_page()
     other.goto(f"{app_server.url}/#/replay/{game_id}/2/3")
     _at(other, 2, 3)
-    other.close()
+    other.wait_for_function("[...document.images].every((i) => i.complete && i.naturalWidth > 0)")
+    other.screenshot(path=str(artifacts / "replay-phone.png"))
+    assert other.evaluate("document.scrollingElement.scrollWidth") <= PHONE["width"]
+    phone.close()
 
     # Jump to hand 3, then to its end: the same result card as live play.
     page.get_by_test_id("hand-select").select_option("2")
