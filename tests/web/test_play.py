@@ -207,6 +207,14 @@ def test_join_by_code_and_bad_input(browser: Any, app_server: AppServer) -> None
     guest.context.close()
 
 
+def test_unknown_game_address_says_so(browser: Any, app_server: AppServer) -> None:
+    me = open_person(browser, app_server.url, "Lost")
+    me.page.goto(app_server.url + "/#/game/999999")
+    me.page.locator(".error", has_text="This game is no longer live.").wait_for()
+    assert me.page.get_by_text("Back to home").count() == 1
+    me.context.close()
+
+
 def test_create_form_options_become_the_lobby_rules(browser: Any, app_server: AppServer) -> None:
     me = open_person(browser, app_server.url, "Rin")
     page = me.page

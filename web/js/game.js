@@ -74,8 +74,12 @@ export class GameScreen {
   showError(code) {
     const p = document.createElement("p");
     p.className = "error";
-    p.textContent = t("common.error", { message: code });
-    this.root.replaceChildren(p);
+    p.textContent = code === "not_found" ? t("table.gone") : t("common.error", { message: code });
+    const home = Object.assign(document.createElement("a"), { href: "#/", className: "button", textContent: t("common.back_home") });
+    const page = document.createElement("div");
+    page.className = "page";
+    page.append(p, home);
+    this.root.replaceChildren(page);
   }
 
   message(m) {
