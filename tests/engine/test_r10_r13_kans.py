@@ -190,3 +190,46 @@ def test_r7_haitei_tsumo_and_turn_listing() -> None:
     ids = {y["id"] for y in ev(evs, "agari")[0].data["winners"][0]["yaku"]}
     assert {"haitei", "menzen_tsumo", "tanyao"} <= ids
     assert parse_tile("5p") == st.tile(st.drawn[1] or 0)
+
+
+# seat 1 pons 5p and 6s, adds 5p (kakan), draws the 4th 6s from the dead wall and adds it too
+DOUBLE_KAKAN = [
+    "147m589p379s1234z",
+    "155p66s258m19s567z",
+    "16s369m147p23477z",
+    "45s234m678m22p678p",  # ryanmen 3s/6s
+]
+
+
+def double_kakan_state():
+    st = game(DOUBLE_KAKAN, draws="9m9m9m1z2z5p", rinshan="6s7z")
+    act(st, 0, "discard", "5p")
+    act(st, 1, "pon", tiles="55p")
+    act(st, 1, "discard", "1p")
+    pass_all(st)
+    act(st, 2, "discard", "6s")
+    act(st, 3, "pass")
+    act(st, 1, "pon", tiles="66s")
+    act(st, 1, "discard", "1s")
+    pass_all(st)
+    tsumogiri(st, 3)
+    act(st, 1, "kakan", "5p")
+    assert st.dora_count == 1 and st.pending_dora == 1
+    act(st, 1, "kakan", "6s")
+    assert waiting_on(st) == frozenset({3})
+    return st
+
+
+def test_r12_second_kakan_robbed_the_first_kans_dora_stays_hidden() -> None:
+    st = double_kakan_state()
+    evs = act(st, 3, "ron")
+    agari = ev(evs, "agari")[0].data
+    assert agari["dora_indicators"] == [agari["dora_indicators"][0]] and st.dora_count == 1
+    assert "chankan" in {y["id"] for y in agari["winners"][0]["yaku"]}
+
+
+def test_r12_second_kakan_stands_the_first_kans_dora_shows() -> None:
+    st = double_kakan_state()
+    evs = act(st, 3, "pass")
+    assert len(ev(evs, "new_dora")) == 1 and st.dora_count == 2
+    assert ev(evs, "draw")[0].data["rinshan"]
