@@ -436,9 +436,13 @@ class GameState:
     def _clear_claims(self) -> None:
         self.claim_tile = None
         self.claim_from = None
-        self.claim_options = {}
-        self.claim_answers = {}
-        self.claim_results = {}
+        # fresh dicts only when used: a clone may share the old ones
+        if self.claim_options:
+            self.claim_options = {}
+        if self.claim_answers:
+            self.claim_answers = {}
+        if self.claim_results:
+            self.claim_results = {}
 
     def _draw(self, seat: int, *, rinshan: bool) -> list[Event]:
         if rinshan:
@@ -585,9 +589,10 @@ class GameState:
     # --- claim options after a discard / kan --------------------------------
 
     def _claim_options_for_discard(self, discarder: int, tid: TileId) -> None:
-        t = self.tile(tid)
+        t = self._tile[tid]
         k = tid >> 2
-        last = self.live_left() == 0
+        calls_ok = DEAD_START - self.kans - self.draw_pos > 0  # R10: none on the last discard
+        chi_seat = (discarder + 1) % 4
         for s in range(4):
             if s == discarder:
                 continue
@@ -597,8 +602,22 @@ class GameState:
                 if res is not None:
                     opts.append(_act(ActionType.RON, s))
                     self.claim_results[s] = res
-            if not last and not self.riichi[s]:
-                opts.extend(self._call_options(s, discarder, t))
+            if calls_ok and not self.riichi[s]:
+                c = self.cnt[s]
+                # cheap test first: most discards give nobody a call
+                if c[k] >= 2 or (
+                    s == chi_seat
+                    and k < 27
+                    and (
+                        (
+                            k % 9 >= 1
+                            and c[k - 1]
+                            and ((k % 9 >= 2 and c[k - 2]) or (k % 9 <= 7 and c[k + 1]))
+                        )
+                        or (k % 9 <= 6 and c[k + 1] and c[k + 2])
+                    )
+                ):
+                    opts.extend(self._call_options(s, discarder, t))
             if opts:
                 opts.append(_act(ActionType.PASS, s))
                 self.claim_options[s] = opts
@@ -986,14 +1005,14 @@ class GameState:
             )
             if all(self.riichi) and self.rules.abortive_draws:
                 return events + self._ryuukyoku("suucha_riichi")
-        if self.kans == 4 and len(set(self.kan_seats)) > 1 and self.rules.abortive_draws:
+        if self.kans == 4 and self.rules.abortive_draws and len(set(self.kan_seats)) > 1:
             return events + self._ryuukyoku("suukan_sanra")
         if call is not None:
             return events + self._call(call, src, tid)
         if (
-            self.rules.abortive_draws
-            and self.uninterrupted
+            self.uninterrupted
             and sum(self.discards) == 4
+            and self.rules.abortive_draws
             and all(len(r) == 1 for r in self.rivers)
             and len({r[0].tid >> 2 for r in self.rivers}) == 1
             and self.rivers[0][0].tid >> 2 in WINDS
