@@ -28,7 +28,9 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import orjson
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -85,6 +87,11 @@ class BenchTable:
                 self.in_flight = None
                 self.wake.set()
 
+    def refused(self) -> None:
+        """The in-flight action was refused: no views will follow it."""
+        self.in_flight = None
+        self.wake.set()
+
     async def send_paced(self, ws: ClientConnection, frame: str) -> bool:
         """Send one action when the table's pace allows and no other action is in flight."""
         while self.in_flight is not None or time.monotonic() < self.next_send:
@@ -101,17 +108,25 @@ class BenchTable:
         now = time.monotonic()
         self.in_flight = (now, list(self.views))
         self.next_send = max(now, self.next_send) + self.interval
-        await ws.send(frame)
+        try:
+            await ws.send(frame)
+        except ConnectionClosed:
+            return False
         if self.stats.measuring:
             self.stats.actions += 1
         return True
 
 
 async def seat_client(
-    url: str, token: str, table: BenchTable, stats: Stats, stop: asyncio.Event
+    url: str,
+    token: str,
+    table: BenchTable,
+    stats: Stats,
+    stop: asyncio.Event,
+    batch: bool,
 ) -> None:
-    async with connect(f"{url}/ws/table/{table.game_id}", max_queue=None) as ws:
-        await ws.send(json.dumps({"type": "hello", "token": token}))
+    async with connect(f"{url}/ws/table/{table.game_id}", max_queue=None, open_timeout=60) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token, "batch": batch}))
         seat: int | None = None
         pending: asyncio.Task[bool] | None = None
         while not stop.is_set():
@@ -119,54 +134,53 @@ async def seat_client(
                 raw = await asyncio.wait_for(ws.recv(), 1.0)
             except TimeoutError:
                 continue
-            msg = json.loads(raw)
-            t = msg["type"]
-            if t == "welcome":
-                seat = msg["seat"]
-            elif t == "view" and seat is not None:
-                table.on_view(seat)
-                view = msg["view"]
-                if view["legal_actions"] and (pending is None or pending.done()):
-                    frame = json.dumps(
-                        {"type": "action", "action": choose(view), "version": msg["version"]}
-                    )
-                    pending = asyncio.create_task(table.send_paced(ws, frame))
-                elif view["phase"] == "round_end" and not view["legal_actions"]:
-                    await ws.send('{"type":"continue"}')
-            elif t == "error":
-                # "stale" is expected now and then: a decision can be overtaken by another
-                # seat's answer between the view and our paced send.
-                if msg["code"] != "stale":
-                    stats.error(msg["code"])
-            elif t == "game_over":
-                stats.games_finished += 1
-                table.done = True
-                table.wake.set()
-                return
+            first = orjson.loads(raw)
+            for msg in first["messages"] if first["type"] == "batch" else (first,):
+                t = msg["type"]
+                if t == "welcome":
+                    seat = msg["seat"]
+                elif t == "view" and seat is not None:
+                    table.on_view(seat)
+                    view = msg["view"]
+                    if view["legal_actions"] and (pending is None or pending.done()):
+                        frame = json.dumps(
+                            {"type": "action", "action": choose(view), "version": msg["version"]}
+                        )
+                        pending = asyncio.create_task(table.send_paced(ws, frame))
+                    elif view["phase"] == "round_end" and not view["legal_actions"]:
+                        await ws.send('{"type":"continue"}')
+                elif t == "error":
+                    # "stale" is expected now and then: a decision can be overtaken by
+                    # another seat's answer between the view and our paced send.
+                    if msg["code"] != "stale":
+                        stats.error(msg["code"])
+                    table.refused()
+                elif t == "game_over":
+                    stats.games_finished += 1
+                    table.done = True
+                    table.wake.set()
+                    return
 
 
 async def make_table(http: httpx.AsyncClient, rules: dict[str, Any]) -> tuple[int, list[str]]:
-    tokens, clients = [], []
+    """Four guests in one lobby, slot i = seat i (seat mode "choose"), started."""
+    tokens = []
     for i in range(4):
         r = await http.post("/api/guest", json={"name": f"load{i}"})
         r.raise_for_status()
         tokens.append(r.json()["token"])
-        clients.append({"Authorization": f"Bearer {tokens[-1]}"})
-    r = await http.post("/api/lobbies", json={"rules": rules}, headers=clients[0])
+    auth = [{"Authorization": f"Bearer {t}"} for t in tokens]
+    r = await http.post("/api/lobbies", json={"rules": rules}, headers=auth[0])
     r.raise_for_status()
     code = r.json()["code"]
-    for h in clients[1:]:
-        (await http.post(f"/api/lobbies/{code}/join", json={}, headers=h)).raise_for_status()
-        (await http.post(f"/api/lobbies/{code}/ready", json={}, headers=h)).raise_for_status()
-    r = await http.post(f"/api/lobbies/{code}/start", headers=clients[0])
+    for i in (1, 2, 3):
+        r = await http.post(f"/api/lobbies/{code}/join", json={"slot": i}, headers=auth[i])
+        r.raise_for_status()
+        r = await http.post(f"/api/lobbies/{code}/ready", json={}, headers=auth[i])
+        r.raise_for_status()
+    r = await http.post(f"/api/lobbies/{code}/start", headers=auth[0])
     r.raise_for_status()
-    game = r.json()["game"]
-    by_player = {s["player_id"]: s["seat"] for s in game["seats"]}
-    me = [(await http.get("/api/me", headers=h)).json()["id"] for h in clients]
-    seat_tokens = [""] * 4
-    for pid, token in zip(me, tokens, strict=True):
-        seat_tokens[by_player[pid]] = token
-    return game["id"], seat_tokens
+    return r.json()["game"]["id"], tokens
 
 
 def free_port() -> int:
@@ -241,7 +255,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         # No keep-alive: a pooled connection the server just timed out gives ReadError.
         limits = httpx.Limits(max_keepalive_connections=0)
         async with httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as http:
-            sem = asyncio.Semaphore(20)
+            sem = asyncio.Semaphore(50)
 
             async def one() -> tuple[int, list[str]]:
                 async with sem:
@@ -254,7 +268,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         for i, t in enumerate(tables):
             t.next_send = time.monotonic() + (i / len(tables)) / args.rate
         tasks = [
-            asyncio.create_task(seat_client(ws_base, token, t, stats, stop))
+            asyncio.create_task(seat_client(ws_base, token, t, stats, stop, not args.no_batch))
             for t, (_gid, tokens) in zip(tables, made, strict=True)
             for token in tokens
         ]
@@ -284,6 +298,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
     return {
         "tables": args.tables,
+        "batch": not args.no_batch,
         "connections": args.tables * 4,
         "setup_s": round(setup, 1),
         "duration_s": round(elapsed, 1),
@@ -313,6 +328,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--db", help="DATABASE_URL for the spawned server (default: temp SQLite)")
     p.add_argument("--url", help="use a running server instead, e.g. http://127.0.0.1:8000")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument(
+        "--no-batch", action="store_true", help="one frame per message (no hello batch option)"
+    )
     args = p.parse_args(argv)
     out = asyncio.run(run(args))
     if args.json:

@@ -71,6 +71,8 @@ class Hello(WsMessage):
     token: str | None = Field(default=None, max_length=200)
     last_version: int | None = Field(default=None, ge=0)
     spectate: bool = False
+    # Receive the frames of one step as one {"type": "batch", "messages": [...]} frame.
+    batch: bool = False
 
 
 class ActionBody(BaseModel):

@@ -48,6 +48,7 @@ class WsConn:
         self.queue: asyncio.Queue[object] = asyncio.Queue()
         self.closed = False
         self.close_code = 1000
+        self.batch = False
         self.writer = asyncio.get_running_loop().create_task(self._write())
 
     def send(self, text: str) -> None:
@@ -71,11 +72,24 @@ class WsConn:
         try:
             while True:
                 item = await self.queue.get()
+                frames: list[str] = []
+                # Everything queued by now (one table step, usually) goes out together
+                # when the client asked for batches: one frame, one write, not a dozen.
+                while item is not _CLOSE:
+                    assert isinstance(item, str)
+                    frames.append(item)
+                    if not self.batch or self.queue.empty():
+                        break
+                    item = self.queue.get_nowait()
+                if len(frames) == 1:
+                    await self.ws.send_text(frames[0])
+                elif frames:
+                    await self.ws.send_text(
+                        '{"type":"batch","messages":[' + ",".join(frames) + "]}"
+                    )
                 if item is _CLOSE:
                     await self.ws.close(self.close_code)
                     return
-                assert isinstance(item, str)
-                await self.ws.send_text(item)
         except Exception:  # the peer went away; the reader notices too
             self.closed = True
 
@@ -210,6 +224,7 @@ async def table_socket(ws: WebSocket, game_id: int) -> None:
             return
         if player is not None and not hello.spectate:
             conn.seat = table.seat_of(player.id)
+        conn.batch = hello.batch
         table.post(Connect(conn, hello.last_version))
         while True:
             msg = await session.next_message()

@@ -73,3 +73,41 @@ async def test_reconnect_full_resync(sqlite_url: str, make_server: Any) -> None:
     again = await back.recv_type("view")
     assert again["version"] == v["version"] and again["view"] == v["view"]
     await back.close()
+
+
+async def test_batch_option_groups_a_step_into_one_frame(sqlite_url: str, make_server: Any) -> None:
+    import json
+
+    from websockets.asyncio.client import connect
+
+    srv = make_server(sqlite_url, bot_delay_seconds=0.0)
+    _client, g, game_id = bot_table(srv, UNTIMED)
+    async with connect(f"{srv.ws}/ws/table/{game_id}", max_queue=None) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": g["token"], "batch": True}))
+        frames = []
+        version = None
+        # Play a few decisions and check each step's messages arrive as one ordered batch.
+        while len(frames) < 12:
+            frame = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            frames.append(frame)
+            msgs = frame["messages"] if frame["type"] == "batch" else [frame]
+            if frame["type"] == "batch":
+                assert len(msgs) > 1
+            for m in msgs:
+                if m["type"] == "event":
+                    assert version is None or m["version"] == version + 1
+                    version = m["version"]
+                elif m["type"] == "view":
+                    assert version is None or m["version"] == version
+                    version = m["version"]
+                    legal = m["view"]["legal_actions"]
+                    if legal:
+                        me = m["view"]["players"][m["view"]["seat"]]
+                        pick = next((a for a in legal if a["type"] == "pass"), None) or next(
+                            (a for a in legal if a.get("tile") == me["drawn"]), legal[-1]
+                        )
+                        await ws.send(json.dumps({"type": "action", "action": pick}))
+        batches = [f for f in frames if f["type"] == "batch"]
+        assert batches, "events and their view should come batched"
+        # A batch ends with the view of the step.
+        assert all(b["messages"][-1]["type"] in ("view", "players") for b in batches)
