@@ -6,6 +6,7 @@ the last 14 are the dead wall (see docs/engine.md for every position).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import secrets
 import struct
@@ -54,6 +55,11 @@ def stack_order(dealer: int, dice_sum: int) -> list[int]:
     return out
 
 
+@functools.lru_cache(maxsize=64)
+def _stack_order(dealer: int, dice_sum: int) -> tuple[int, ...]:
+    return tuple(stack_order(dealer, dice_sum))
+
+
 class _Stream:
     """SHA-256 in counter mode: a reproducible source of uniform integers (R6)."""
 
@@ -74,9 +80,10 @@ class _Stream:
 
     def below(self, n: int) -> int:
         """Uniform in 0..n-1, by rejection so that no value is favoured."""
-        limit = (1 << 32) - (1 << 32) % n
+        limit = 4294967296 - 4294967296 % n
         while True:
-            v = self._u32()
+            buf = self._buf
+            v = buf.pop() if buf else self._u32()
             if v < limit:
                 return v % n
 
@@ -110,16 +117,19 @@ class Wall:
     ) -> Wall:
         """Shuffle the physical walls and read them from the break (R2, R6)."""
         rng = _Stream(seed, round_index)
-        dice = (rng.below(6) + 1, rng.below(6) + 1)
+        below = rng.below
+        dice = (below(6) + 1, below(6) + 1)
         ids = list(range(NUM_TILES))
         for i in range(NUM_TILES - 1, 0, -1):  # Fisher-Yates
-            j = rng.below(i + 1)
+            j = below(i + 1)
             ids[i], ids[j] = ids[j], ids[i]
         order: list[TileId] = []
-        for k in stack_order(dealer, dice[0] + dice[1]):
+        for k in _stack_order(dealer, dice[0] + dice[1]):
             order.append(ids[2 * k])  # top
             order.append(ids[2 * k + 1])  # bottom
-        return cls(order, dice, red_fives)
+        w = cls.__new__(cls)  # a permutation by construction: skip the check in __init__
+        w.tiles, w.dice, w.red_fives = order, dice, red_fives
+        return w
 
     @classmethod
     def build(
