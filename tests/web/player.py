@@ -117,6 +117,9 @@ class Stats:
     calls: bool = False
     frames: list[dict[str, Any]] | None = None
     checked: int = 0
+    # Discard towards tenpai (lowest shanten after the discard) instead of tsumogiri,
+    # so that riichi, tsumo and ron come up on the real server.
+    smart: bool = False
 
     def count(self, kind: str) -> None:
         self.actions[kind] = self.actions.get(kind, 0) + 1
@@ -184,7 +187,13 @@ def step(page: Any, stats: Stats, on_result: Any = None) -> str:
         wait_version_change(page, version)
         return "acted"
     if st["playable"]:
-        if st["drawnPlayable"]:
+        if stats.smart:
+            hand = page.locator(".hand-tiles .tile").evaluate_all(
+                "(ts) => ts.map((t) => t.dataset.tile)"
+            )
+            index = best_discard(hand, st["playable"])
+            page.locator(f".hand-tiles .tile[data-index='{index}']").click()
+        elif st["drawnPlayable"]:
             page.locator(".hand-tiles .tile.drawn.playable").click()
         else:
             page.locator(".hand-tiles .tile.playable").first.click()
@@ -236,3 +245,22 @@ def check_against_server(page: Any, st: dict[str, Any], stats: Stats) -> None:
     else:
         assert forbidden == []
     stats.checked += 1
+
+
+def best_discard(hand: list[str], playable: list[str]) -> int:
+    """Index in the shown hand of the allowed discard leaving the lowest shanten
+    (the drawn tile, shown last, wins ties)."""
+    from server.engine.shanten import shanten
+    from server.engine.tiles import counts, parse_tile
+
+    tiles = [parse_tile(x) for x in hand]
+    best: tuple[int, int] | None = None
+    for i in reversed(range(len(hand))):
+        if hand[i] not in playable:
+            continue
+        rest = tiles[:i] + tiles[i + 1 :]
+        score = (shanten(counts(rest)), -i)
+        if best is None or score[0] < best[0]:
+            best = score
+    assert best is not None
+    return -best[1]

@@ -57,7 +57,7 @@ def test_full_game_by_clicking_until_standings(
 
     # This player also calls pon and chi, so kuikae (R11) greying is met on the real
     # server, and every decision screen is checked against the server's legal actions.
-    stats = Stats(calls=True, frames=me.frames)
+    stats = Stats(calls=True, frames=me.frames, smart=True)
     play_until([page], lambda: _is_final(page), stats, deadline_s=300)
     assert stats.checked >= stats.discards
     page.screenshot(path=str(artifacts / "standings.png"))
@@ -125,7 +125,8 @@ def test_win_screen_lists_yaku_han_fu_and_score_changes(
         st = table_state(page)
         return bool(st and st["overlay"] == "agari")
 
-    play_until([page], agari_shown, Stats(), deadline_s=240)
+    stats = Stats(frames=me.frames, smart=True)
+    play_until([page], agari_shown, stats, deadline_s=240)
     page.screenshot(path=str(artifacts / "win.png"))
     ev = _events(me.frames, "agari")[-1]
     en = _en()
