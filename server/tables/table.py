@@ -434,12 +434,13 @@ class Table:
         if d is None or d.token != msg.token or not st.bot_controlled:
             return
         level = st.spec.bot or self.config.takeover_bot
-        if st.bot is None:
-            st.bot = self.bot_factory(level, self.bot_seed * 4 + msg.seat)
         legal = engine.legal_actions(self.state, msg.seat)
         try:
+            if st.bot is None:
+                st.bot = self.bot_factory(level, self.bot_seed * 4 + msg.seat)
             action = st.bot.choose(self.state, msg.seat, legal)
         except Exception:
+            # A broken bot must not stall the table: the seat plays the default.
             log.exception("table %s: bot %s failed", self.game_id, level)
             action = default_action(legal)
         if action not in legal:

@@ -178,3 +178,22 @@ async def test_absent_player_is_played_by_bot_after_grace(
     assert states[-1][absent_seat]["auto"] is True
     assert states[-1][absent_seat]["connected"] is False
     await c.close()
+
+
+async def test_broken_bot_does_not_stall_table(sqlite_url: str, make_server: Any) -> None:
+    """A bot that raises is replaced by the default action (pass / discard the drawn tile)."""
+
+    def broken(level: str, seed: int) -> Any:
+        raise RuntimeError("no such bot today")
+
+    srv = make_server(sqlite_url, bot_factory=broken, bot_delay_seconds=0.0)
+    _client, g, game_id = bot_table(srv, {"preset": "standard", "think_seconds": 0})
+    c = await TableClient.open(srv.ws, game_id, g["token"])
+    await c.play(max_actions=5, timeout=10)
+    others = {
+        f["event"]["seat"]
+        for f in c.frames
+        if f["type"] == "event" and "event" in f and f["event"]["type"] == "discard"
+    } - {c.seat}
+    assert len(others) == 3
+    await c.close()
