@@ -369,6 +369,8 @@ class GameState:
                 self.seed, self.round_index, self.dealer, red_fives=self.rules.red_fives > 0
             )
         self.wall = wall
+        # the wall says whether ids 16/52/88 are red (a logged wall may differ from the rules)
+        self._tile = _TILE_RED if wall.red_fives else _TILE_PLAIN
         self.phase = "play"
         self.hands = [sorted(wall.hand(s, self.dealer)) for s in range(4)]
         self.cnt = [[0] * NUM_KINDS for _ in range(4)]
@@ -436,7 +438,7 @@ class GameState:
     def _clear_claims(self) -> None:
         self.claim_tile = None
         self.claim_from = None
-        # fresh dicts only when used: a clone may share the old ones
+        # new dicts only when something was put in them: most windows stay empty
         if self.claim_options:
             self.claim_options = {}
         if self.claim_answers:
@@ -665,6 +667,8 @@ class GameState:
             return f"no action is possible in phase {self.phase}"
         if s not in range(4):
             return "seat must be 0..3"
+        if any(t not in range(37) for t in (*action.tiles, action.tile) if t is not None):
+            return "no such tile"
         legal = self.legal(s)
         if not legal:
             if self.step in (Step.CLAIM, Step.CHANKAN) and s in self.claim_answers:

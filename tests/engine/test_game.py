@@ -151,3 +151,20 @@ def test_action_for_a_bad_seat_is_refused() -> None:
     st = new_game(preset("standard"), b"bad")
     with pytest.raises(IllegalAction, match="seat"):
         apply(st, Action(ActionType.DISCARD, 7, 0))
+
+
+def test_actions_refused_between_rounds_and_with_bad_tiles() -> None:
+    st = new_game(preset("standard"), b"bad tiles")
+    with pytest.raises(IllegalAction, match="no such tile"):
+        apply(st, Action(ActionType.DISCARD, 0, 99))
+    # play tsumogiri until the round ends, then any action is refused until next_round
+    while st.phase == "play":
+        s = min(waiting_on(st))
+        acts = legal_actions(st, s)
+        passes = [a for a in acts if a.type is ActionType.PASS]
+        d = st.drawn[s]
+        apply(st, passes[0] if passes else Action(ActionType.DISCARD, s, st.tile(d or 0)))
+    with pytest.raises(IllegalAction, match="phase round_end"):
+        apply(st, Action(ActionType.PASS, 0))
+    next_round(st)
+    assert st.phase in ("play", "game_end")
