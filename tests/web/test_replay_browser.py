@@ -47,6 +47,24 @@ def _hands(detail: dict[str, Any]) -> list[list[dict[str, Any]]]:
     return out
 
 
+def _check_result_hands(page: Any, end: dict[str, Any]) -> None:
+    """After folding a whole hand, the open hands are the ones its result shows."""
+    seats = page.evaluate(_SEATS_JS)
+    checked = 0
+    if end["type"] == "agari":
+        for w in end["data"]["winners"]:
+            tiles = list(seats[w["seat"]]["hand"])
+            if w["from_seat"] is not None:
+                tiles.append(w["win_tile"])
+            assert sorted(tiles) == sorted(w["hand"])
+            checked += 1
+    else:
+        for seat, tiles in end["data"]["hands"].items():
+            assert sorted(seats[int(seat)]["hand"]) == sorted(tiles)
+            checked += 1
+    assert checked or end["data"].get("reason") == "exhaustive"
+
+
 def _at(page: Any, hand: int, step: int) -> None:
     page.locator(f"[data-testid=replay][data-hand='{hand}'][data-step='{step}']").wait_for()
 
@@ -132,6 +150,17 @@ def test_import_then_replay_step_jump_link_and_export(
     rows = result.locator("[data-testid=deltas] tr").all_inner_texts()[1:]
     shown = [int(r.split("\t")[1]) for r in rows]
     assert shown == end["data"]["deltas"]
+    for i, events in enumerate(hands):
+        page.get_by_test_id("hand-select").select_option(str(i))
+        _at(page, i + 1, 0)
+        page.keyboard.press("End")
+        if i == len(hands) - 1:
+            page.keyboard.press("ArrowLeft")  # the very last step is the final standings
+        page.get_by_test_id("replay-result").wait_for()
+        _check_result_hands(page, next(e for e in events if e["type"] in ("agari", "ryuukyoku")))
+    page.get_by_test_id("hand-select").select_option("2")
+    _at(page, 3, 0)
+    page.keyboard.press("End")
     page.screenshot(path=str(artifacts / "replay-result.png"))
     page.keyboard.press("ArrowDown")
     _at(page, 4, 0)
