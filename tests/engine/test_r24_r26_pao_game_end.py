@@ -197,3 +197,22 @@ def test_r26_final_ranking_ties_by_seat_order_oka_uma_leftover_sticks(
     assert got == expected
     assert end.data["riichi_sticks_to_first"] == 1
     assert sum(f["score"] for f in end.data["final"]) == pytest.approx(0)
+
+
+# the all-last dealer (seat 3) is tenpai at the exhaustive draw, everyone else noten
+TENPAI_DEALER = ["234m345m456678s5p", "2468m2468p24567s", "3579m3579p3579s5m", "1111z234p567p888s"]
+
+
+@pytest.mark.parametrize(
+    ("scores", "ends"),
+    [([25000, 25000, 20000, 30000], True), ([35000, 25000, 20000, 20000], False)],
+)
+def test_r25_tenpai_yame_only_when_the_dealer_is_first(scores: list[int], ends: bool) -> None:
+    st = game(rotate(TENPAI_DEALER, 3), dealer=3, round_wind=1, scores=scores)
+    evs = tsumogiri(st, 70)
+    assert ev(evs, "ryuukyoku")[0].data["tenpai"] == [3]
+    next_round(st)
+    if ends:
+        assert st.phase == "game_end"
+    else:
+        assert st.phase == "play" and (st.round_wind, st.kyoku, st.honba) == (1, 3, 1)
