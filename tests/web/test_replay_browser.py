@@ -221,3 +221,37 @@ def test_import_then_replay_step_jump_link_and_export(
     page.locator("[data-testid=history-list] .error", has_text="no lobby NOSUCH").wait_for()
     assert page.evaluate("location.hash") == "#/history/lobby/NOSUCH"
     assert me.errors == []
+
+
+@pytest.mark.parametrize(
+    "name", ["suukantsu_1.json", "chankan.json", "rinshan.json", "complex_nakis_0.json"]
+)
+def test_replay_folds_calls_and_kans_to_the_result_hands(
+    browser: Any, app_server: AppServer, name: str
+) -> None:
+    me = open_person(browser, app_server.url, "Kan")
+    page = me.page
+    data = (FIXTURES / "mjai-reviewer" / name).read_bytes()
+    resp = me.context.request.post(
+        f"{app_server.url}/api/games/import?filename={name}",
+        data=data,
+        headers={"Content-Type": "application/octet-stream"},
+    )
+    assert resp.ok, resp.text()
+    game_id = resp.json()["id"]
+    hands = _hands(_record(app_server.url, game_id))
+    page.goto(f"{app_server.url}/#/replay/{game_id}/1/0")
+    for i, events in enumerate(hands):
+        page.get_by_test_id("hand-select").select_option(str(i))
+        _at(page, i + 1, 0)
+        page.keyboard.press("End")
+        if page.get_by_test_id("replay-final").count():
+            page.keyboard.press("ArrowLeft")
+        page.get_by_test_id("replay-result").wait_for()
+        _check_result_hands(page, next(e for e in events if e["type"] in ("agari", "ryuukyoku")))
+        # every call and kan of the hand is on the table as a meld
+        melds = sum(e["type"] in ("call", "kan") for e in events) - sum(
+            e["type"] == "kan" and e["data"]["type"] == "kakan" for e in events
+        )
+        assert page.locator(".replay-seat .meld").count() == melds
+    assert me.errors == []
