@@ -489,7 +489,7 @@ _YAOCHU_KINDS = [0, 8, 9, 17, 18, 26, *range(27, 34)]
 
 
 @dataclass
-class _Deal:
+class Deal:
     concealed: list[int]
     melds: list[tuple[str, list[int]]]
     win: int
@@ -502,7 +502,7 @@ class _Deal:
     sticks: int
 
 
-def _random_hand(rng: random.Random) -> _Deal | None:
+def random_hand(rng: random.Random) -> Deal | None:
     """A random complete hand, or None when the draw of sets ran out of tiles."""
     style = rng.random()
     s = rng.randrange(3)
@@ -581,7 +581,7 @@ def _random_hand(rng: random.Random) -> _Deal | None:
     return _finish(rng, concealed, melds)
 
 
-def _finish(rng: random.Random, concealed: list[int], melds: list[tuple[str, list[int]]]) -> _Deal:
+def _finish(rng: random.Random, concealed: list[int], melds: list[tuple[str, list[int]]]) -> Deal:
     avail = set(_RED_ID)
     for k, red in _RED_OF.items():
         # four fives of a suit always include its red one
@@ -635,7 +635,7 @@ def _finish(rng: random.Random, concealed: list[int], melds: list[tuple[str, lis
 
     n = 1 + sum(1 for mt, _ in melds if mt != "chi" and mt != "pon")
     riichi = f.get("riichi", False) or f.get("double_riichi", False)
-    return _Deal(
+    return Deal(
         concealed,
         melds,
         win,
@@ -649,7 +649,8 @@ def _finish(rng: random.Random, concealed: list[int], melds: list[tuple[str, lis
     )
 
 
-def _ours(d: _Deal, rules: RuleSet) -> tuple[Any, ...]:
+def ours_args(d: Deal) -> tuple[list[int], list[Meld], WinContext]:
+    """``score_hand`` arguments (before the rules) for a generated hand."""
     melds = [Meld(MeldType(mt), tuple(ts), None, None) for mt, ts in d.melds]
     ctx = WinContext(
         win_tile=d.win,
@@ -661,8 +662,13 @@ def _ours(d: _Deal, rules: RuleSet) -> tuple[Any, ...]:
         riichi_sticks=d.sticks,
         **d.flags,
     )
+    return d.concealed, melds, ctx
+
+
+def _ours(d: Deal, rules: RuleSet) -> tuple[Any, ...]:
+    concealed, melds, ctx = ours_args(d)
     try:
-        r = score_hand(d.concealed, melds, ctx, rules)
+        r = score_hand(concealed, melds, ctx, rules)
     except ScoreError as exc:
         return ("error", exc.code)
     yaku: dict[str, Any] = dict(r.yaku)
@@ -671,8 +677,9 @@ def _ours(d: _Deal, rules: RuleSet) -> tuple[Any, ...]:
     return (r.han, None if r.yakuman else r.fu, yaku, r.payments, r.total)
 
 
-def _theirs(d: _Deal, rules: RuleSet) -> tuple[Any, ...]:
-    from mahjong.hand_calculating.hand import HandCalculator
+def theirs_args(d: Deal, rules: RuleSet) -> tuple[Any, ...]:
+    """``HandCalculator.estimate_hand_value`` arguments (tiles, win tile, melds, dora
+    indicators, config, ura indicators) for a generated hand."""
     from mahjong.hand_calculating.hand_config import HandConfig, HandConstants, OptionalRules
     from mahjong.meld import Meld as MjMeld
 
@@ -733,9 +740,17 @@ def _theirs(d: _Deal, rules: RuleSet) -> tuple[Any, ...]:
         kyoutaku_number=d.sticks,
         options=options,
     )
+    return every, win, melds, dora, config, ura
+
+
+def _theirs(d: Deal, rules: RuleSet) -> tuple[Any, ...]:
+    from mahjong.hand_calculating.hand import HandCalculator
+
+    every, win, melds, dora, config, ura = theirs_args(d, rules)
     r = HandCalculator.estimate_hand_value(
         every, win, melds=melds, dora_indicators=dora, config=config, ura_dora_indicators=ura
     )
+    f = d.flags
     if r.error:
         return ("error", "not_agari" if "not_winning" in r.error else "no_yaku")
     yaku: dict[str, Any] = {}
@@ -781,7 +796,7 @@ def test_r21_r22_r23_agree_with_pypi_mahjong_on_random_hands() -> None:
     scored = 0
     n = 0
     while n < DIFF_HANDS:
-        deal = _random_hand(rng)
+        deal = random_hand(rng)
         if deal is None:
             continue
         rules = DIFF_RULES[n % len(DIFF_RULES)]

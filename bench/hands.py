@@ -1,0 +1,155 @@
+"""Hand engine speed: scoring and shanten, ours beside PyPI ``mahjong`` 2.1 (issue 2).
+
+Both engines get the SAME freshly generated hands in one run, with every input
+object built before the clock starts, so only the call itself is timed:
+``score_hand`` against ``HandCalculator.estimate_hand_value`` on random winning
+hands (the generator of the differential test in tests/engine/test_scoring.py:
+open hands, kans, red fives, every situational flag, four rule sets), and
+``shanten`` against ``Shanten.calculate_shanten`` on random 13- and 14-tile deals.
+
+Each repeat uses new hands (seed + repeat), so no engine can profit from having
+seen a hand before; per-suit tables that both engines build as they go stay warm,
+as they would in a running server. The best repeat is reported, and the first
+(cold) one too. Wall and CPU time are both measured; the CPU figure is the
+steadier one on a shared machine and is the one the ratio uses.
+
+    .venv/bin/python bench/hands.py [--hands 20000] [--repeat 3] [--seed 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from mahjong.hand_calculating.hand import HandCalculator
+from mahjong.shanten import Shanten
+
+from server.engine.rules import RuleSet
+from server.engine.scoring import ScoreError, score_hand
+from server.engine.shanten import shanten
+from tests.engine.test_scoring import DIFF_RULES, ours_args, random_hand, theirs_args
+
+TARGETS = {"scoring": 5.0, "shanten": 3.0}
+
+
+def scoring_inputs(seed: int, n: int) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+    """n random winning hands as argument tuples for us and for ``mahjong``."""
+    rng = random.Random(seed)
+    ours: list[tuple[Any, ...]] = []
+    theirs: list[tuple[Any, ...]] = []
+    while len(ours) < n:
+        deal = random_hand(rng)
+        if deal is None:
+            continue
+        rules: RuleSet = DIFF_RULES[len(ours) % len(DIFF_RULES)]
+        concealed, melds, ctx = ours_args(deal)
+        ours.append((concealed, melds, ctx, rules))
+        theirs.append(theirs_args(deal, rules))
+    return ours, theirs
+
+
+def shanten_inputs(seed: int, n: int) -> list[list[int]]:
+    """n random deals from a shuffled wall, alternately 13 and 14 tiles, as count arrays."""
+    rng = random.Random(seed)
+    wall = [k for k in range(34) for _ in range(4)]
+    out: list[list[int]] = []
+    for i in range(n):
+        c = [0] * 34
+        for k in rng.sample(wall, 13 + i % 2):
+            c[k] += 1
+        out.append(c)
+    return out
+
+
+def run_ours_scoring(hands: list[tuple[Any, ...]]) -> int:
+    ok = 0
+    for concealed, melds, ctx, rules in hands:
+        try:
+            score_hand(concealed, melds, ctx, rules)
+            ok += 1
+        except ScoreError:
+            pass
+    return ok
+
+
+def run_theirs_scoring(hands: list[tuple[Any, ...]]) -> int:
+    ok = 0
+    estimate = HandCalculator.estimate_hand_value
+    for tiles, win, melds, dora, config, ura in hands:
+        r = estimate(
+            tiles, win, melds=melds, dora_indicators=dora, config=config, ura_dora_indicators=ura
+        )
+        ok += r.error is None
+    return ok
+
+
+def run_ours_shanten(hands: list[list[int]]) -> int:
+    return sum(shanten(c) for c in hands)
+
+
+def run_theirs_shanten(hands: list[list[int]]) -> int:
+    calc = Shanten.calculate_shanten
+    return sum(calc(c) for c in hands)
+
+
+def timed(fn: Callable[[Any], int], hands: Any) -> tuple[float, float, int]:
+    wall0, cpu0 = time.perf_counter(), time.process_time()
+    check = fn(hands)
+    return time.perf_counter() - wall0, time.process_time() - cpu0, check
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--hands", type=int, default=20000)
+    p.add_argument("--repeat", type=int, default=3)
+    p.add_argument("--seed", type=int, default=1)
+    args = p.parse_args()
+    n = args.hands
+    # name -> (first cpu, best cpu, best wall) per engine
+    res: dict[str, dict[str, tuple[float, float, float]]] = {"scoring": {}, "shanten": {}}
+
+    def note(task: str, who: str, rep: int, wall: float, cpu: float) -> None:
+        first, best_cpu, best_wall = res[task].get(who, (cpu, cpu, wall))
+        res[task][who] = (first, min(best_cpu, cpu), min(best_wall, wall))
+
+    for rep in range(args.repeat):
+        ours, theirs = scoring_inputs(args.seed + rep, n)
+        w, c, ok_ours = timed(run_ours_scoring, ours)
+        note("scoring", "ours", rep, w, c)
+        w, c, ok_theirs = timed(run_theirs_scoring, theirs)
+        note("scoring", "mahjong", rep, w, c)
+        if ok_ours != ok_theirs:
+            # The differential test holds the details; here it only means unequal work.
+            print(f"warning: {ok_ours} hands scored by us, {ok_theirs} by mahjong", file=sys.stderr)
+        sh = shanten_inputs(args.seed + rep, n)
+        w, c, sum_ours = timed(run_ours_shanten, sh)
+        note("shanten", "ours", rep, w, c)
+        w, c, sum_theirs = timed(run_theirs_shanten, sh)
+        note("shanten", "mahjong", rep, w, c)
+        if sum_ours != sum_theirs:
+            print(f"warning: shanten sums differ ({sum_ours} vs {sum_theirs})", file=sys.stderr)
+
+    print(
+        f"{n} fresh hands per repeat, {args.repeat} repeats; hands/s by CPU time "
+        "(best repeat; first repeat with cold tables in brackets; wall time best)\n"
+    )
+    print("| task | ours hands/s | mahjong 2.1 hands/s | ratio | target | wall ours / mahjong |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for task in ("scoring", "shanten"):
+        of, oc, ow = res[task]["ours"]
+        tf, tc, tw = res[task]["mahjong"]
+        print(
+            f"| {task} | {n / oc:,.0f} ({n / of:,.0f}) | {n / tc:,.0f} ({n / tf:,.0f}) "
+            f"| {tc / oc:.1f}x | {TARGETS[task]:.0f}x | {n / ow:,.0f} / {n / tw:,.0f} |"
+        )
+
+
+if __name__ == "__main__":
+    main()
