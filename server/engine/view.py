@@ -14,17 +14,19 @@ if TYPE_CHECKING:
 
 WIND_NAMES = "ESWN"
 _TSTR = [tile_str(t) for t in range(37)]
-# wire form of each Action object seen; views are built at every decision
-_ACTION_JSON: dict[Action, dict[str, Any]] = {}
+_SORT = [sort_key(t) for t in range(37)]
+# Wire form per Action object, keyed by identity: legal lists hold the engine's
+# shared Action objects, and each entry keeps its object alive so ids stay valid.
+_ACTION_JSON: dict[int, tuple[Action, dict[str, Any]]] = {}
 
 
 def _action_json(a: Action) -> dict[str, Any]:
-    d = _ACTION_JSON.get(a)
-    if d is None:
-        if len(_ACTION_JSON) > 100_000:  # chi/pon tile tuples are few; this is a safety cap
+    hit = _ACTION_JSON.get(id(a))
+    if hit is None:
+        if len(_ACTION_JSON) > 100_000:  # the engine's actions are a few thousand; a cap anyway
             _ACTION_JSON.clear()
-        d = _ACTION_JSON[a] = a.to_json()
-    return dict(d)
+        hit = _ACTION_JSON[id(a)] = (a, a.to_json())
+    return dict(hit[1])
 
 
 def view(state: GameState, seat: int | None) -> dict[str, Any]:
@@ -45,7 +47,9 @@ def view(state: GameState, seat: int | None) -> dict[str, Any]:
         if own:
             hand = [
                 _TSTR[t]
-                for t in sorted((state.tile(x) for x in state.hands[s] if x != drawn), key=sort_key)
+                for t in sorted(
+                    (state.tile(x) for x in state.hands[s] if x != drawn), key=_SORT.__getitem__
+                )
             ]
         players.append(
             {
