@@ -93,6 +93,8 @@ def test_full_game_by_clicking_until_standings(
     assert history.locator("li").count() == 1
     assert f"Rank {my_rank}" in history.inner_text()
     assert all(str(f["points"]) in history.inner_text() for f in final)
+    game_id = next(f["game_id"] for f in me.frames if f.get("type") == "welcome")
+    assert history.locator("a").first.get_attribute("href") == f"#/replay/{game_id}"
     me.context.close()
 
 

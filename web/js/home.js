@@ -198,7 +198,8 @@ export async function renderHome(root, app) {
       const when = g.ended_at ? new Date(g.ended_at).toLocaleString() : "";
       const rulesName = typeof g.rules === "object" && g.rules ? g.rules.name : g.rules;
       const mine = g.seats.find((s) => s.player_id === app.me.id);
-      const li = el("li", {}, el("span", { class: "when", text: `${when} · ${rulesName}` }));
+      // Each finished game opens in the replay viewer.
+      const li = el("li", {}, el("a", { class: "when", href: `#/replay/${g.id}`, text: `${when} · ${rulesName}` }));
       if (mine) li.append(el("strong", { text: ` ${t("result.rank")} ${mine.rank}` }));
       li.append(el("span", { class: "standings-line", text: seats.map((s) => `${s.rank}. ${s.name} ${s.final_points}`).join("  ") }));
       list.append(li);
