@@ -254,7 +254,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         t0 = time.monotonic()
         # No keep-alive: a pooled connection the server just timed out gives ReadError.
         limits = httpx.Limits(max_keepalive_connections=0)
-        async with httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as http:
+        async with httpx.AsyncClient(base_url=base, timeout=120, limits=limits) as http:
             sem = asyncio.Semaphore(50)
 
             async def one() -> tuple[int, list[str]]:
@@ -290,7 +290,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     finally:
         if proc is not None:
             proc.terminate()
-            proc.wait(20)
+            try:
+                proc.wait(60)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
     lat = sorted(stats.latencies)
 
     def pct(p: float) -> float:

@@ -36,16 +36,15 @@ async def push_lobby_after_game(ctx: ServerContext, game_id: int) -> None:
     """Once a finished game is written, push its lobby (open again) to the listeners."""
     await ctx.recorder.flush()
 
-    def load(s: Session) -> dict[str, Any] | None:
-        lobby = s.scalar(select(Lobby).where(Lobby.game_id == game_id))
-        if lobby is None:
-            return None
-        return lobby_queries.lobby_json(s, lobby_queries.get_lobby(s, lobby.code))
+    code = await ctx.run_db(lambda s: s.scalar(select(Lobby.code).where(Lobby.game_id == game_id)))
+    if code is None:
+        return
 
-    async with ctx.lobby_lock:
-        data = await ctx.run_db(load)
-        if data is not None:
-            ctx.hub.publish(data["code"], data)
+    def load(s: Session) -> dict[str, Any]:
+        return lobby_queries.lobby_json(s, lobby_queries.get_lobby(s, code))
+
+    async with ctx.lobby_lock(code):
+        ctx.hub.publish(code, await ctx.run_db(load))
 
 
 def create_app(settings: Settings | None = None, bot_factory: BotFactory | None = None) -> FastAPI:

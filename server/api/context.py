@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Annotated, Any, TypeVar
@@ -31,8 +32,16 @@ class ServerContext:
     recorder: Recorder
     hub: LobbyHub
     join_limiter: WindowLimiter
-    # Lobby changes are rare: one lock keeps them simple and SQLite-friendly.
-    lobby_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    # One lock per lobby: its changes and pushes happen in order, other lobbies run freely.
+    lobby_locks: weakref.WeakValueDictionary[str, asyncio.Lock] = field(
+        default_factory=weakref.WeakValueDictionary
+    )
+
+    def lobby_lock(self, code: str) -> asyncio.Lock:
+        lock = self.lobby_locks.get(code)
+        if lock is None:
+            lock = self.lobby_locks[code] = asyncio.Lock()
+        return lock
 
     async def run_db(self, fn: Callable[[Session], T]) -> T:
         """Run ``fn`` in a worker thread inside one committed transaction."""

@@ -12,6 +12,7 @@ import json
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request, Response
+from sqlalchemy.orm import Session
 
 from server.api.context import Ctx, CurrentPlayer, api_error
 from server.db import imported as queries
@@ -89,7 +90,16 @@ async def import_game(
         game = await asyncio.to_thread(import_log, bytes(body), name)
     except RecordError as exc:
         raise api_error(422, "invalid_log", str(exc)) from None
-    game_id = await ctx.run_db(lambda s: queries.store_imported(s, game, player.id))
+
+    def store(s: Session) -> tuple[int, bool]:
+        known = queries.find_import(s, game.digest)
+        if known is not None:
+            return known, False
+        return queries.store_imported(s, game, player.id), True
+
+    game_id, new = await ctx.run_db(store)
+    if not new:
+        raise api_error(409, "duplicate", f"this game was already imported as game {game_id}", None)
     return {
         "id": game_id,
         "format": game.format,

@@ -65,7 +65,7 @@ async def _change(
         s.expire_all()
         return lobbies.lobby_json(s, lobbies.get_lobby(s, code)), extra
 
-    async with ctx.lobby_lock:
+    async with ctx.lobby_lock(code):
         try:
             data, extra = await ctx.run_db(work)
         except LobbyError as exc:
@@ -97,8 +97,7 @@ async def create_lobby(body: LobbyCreate, player: CurrentPlayer, ctx: Ctx) -> di
         assert host is not None
         return lobbies.lobby_json(s, lobbies.create_lobby(s, host, rules, body.seat_mode))
 
-    async with ctx.lobby_lock:
-        return await ctx.run_db(work)
+    return await ctx.run_db(work)
 
 
 @router.get("/{code}")

@@ -275,7 +275,7 @@ async def lobby_socket(ws: WebSocket, code: str) -> None:
         def load(s: Session) -> dict[str, Any]:
             return lobbies.lobby_json(s, lobbies.get_lobby(s, code))
 
-        async with ctx.lobby_lock:
+        async with ctx.lobby_lock(code):
             try:
                 data = await ctx.run_db(load)
             except lobbies.LobbyError:
