@@ -24,8 +24,19 @@ IMPORT_KIND = "import"
 _PRIVATE = frozenset({"haipai", "draw"})
 
 
+def find_import(s: Session, digest: str) -> int | None:
+    """The game already imported with this digest (``ImportedGame.digest``), if any."""
+    # Import rows are few (one per imported game); comparing in Python keeps the
+    # query the same on SQLite and PostgreSQL.
+    rows = s.execute(select(GameEvent.game_id, GameEvent.data).where(GameEvent.kind == IMPORT_KIND))
+    for gid, data in rows:
+        if isinstance(data, dict) and data.get("digest") == digest:
+            return int(gid)
+    return None
+
+
 def store_imported(s: Session, game: ImportedGame, uploaded_by: int | None) -> int:
-    """Insert a verified import; returns the new game id."""
+    """Insert a verified import; returns the new game id (see ``find_import`` first)."""
     now = utcnow()
     g = Game(
         lobby_id=None,
@@ -77,6 +88,7 @@ def store_imported(s: Session, game: ImportedGame, uploaded_by: int | None) -> i
                 "source": game.source[-200:],
                 "uploaded_by": uploaded_by,
                 "incomplete_rounds": game.incomplete_rounds,
+                "digest": game.digest,
             },
             seats=None,
         )

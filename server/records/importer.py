@@ -15,6 +15,7 @@ Tenhou's seat 0 is the first dealer, so imported games have ``first_dealer`` 0.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -48,6 +49,17 @@ class ImportedGame:
     results: list[engine.RoundResult]
     final: list[dict[str, Any]] | None  # [{seat, points, rank, score}] when the log has an end
     incomplete_rounds: int  # rounds the log cuts off before their result
+
+    @property
+    def digest(self) -> str:
+        """SHA-256 of the play (events between game_start and game_end).
+
+        The same game imported twice, even once as mjlog and once as
+        tenhou.net/6, has the same digest.
+        """
+        play = [e for e in self.events if e["type"] not in ("game_start", "game_end")]
+        text = json.dumps(play, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def _json(events: Sequence[Event]) -> list[EventJson]:

@@ -24,26 +24,13 @@ TENHOU6 = sorted((FIXTURES / "mjai-reviewer").glob("*.json"))
 # The same games as tenhou.net/6 JSON lines (one round per line, no game result).
 MJSCORE = sorted((FIXTURES / "mjx" / "mjscore").glob("*.json"))
 
-# Logs the engine does not reproduce yet: each is a known engine/parser problem reported
-# to its owner. Strict xfail: the test fails as soon as one of them starts to pass.
-KNOWN_BAD = {
-    "2018010702gm-00a9-0000-5dd4f9b4.mjlog": "engine drops ippatsu on chankan (Tenhou keeps it)",
-    "double_kakan_then_chankan.json": "log and engine disagree on the kan dora count at chankan",
-}
 # Hand-made mjai-reviewer cases (written to test call parsing) whose results are not
 # Tenhou's: a winner the deltas do not pay, and a win that leaves out a riichi stick.
 INVALID = {"confusing_nakis_1.json", "confusing_nakis_2.json"}
 
 
 def log_params(paths: list[Path]) -> list[object]:
-    out: list[object] = []
-    for p in paths:
-        if p.name in INVALID:
-            continue
-        bad = KNOWN_BAD.get(p.name) or KNOWN_BAD.get(p.stem + ".mjlog")
-        marks = [pytest.mark.xfail(raises=LogImportError, reason=bad)] if bad else []
-        out.append(pytest.param(p, id=p.name, marks=marks))
-    return out
+    return [pytest.param(p, id=p.name) for p in paths if p.name not in INVALID]
 
 
 ALL_LOGS = log_params(MJLOGS + TENHOU6)
@@ -103,7 +90,13 @@ def test_tenhou6_copy_of_a_game_imports_to_the_same_events_as_its_mjlog(path: Pa
         return [e for e in g.events if e["type"] not in ("game_start", "game_end")]
 
     assert play(a) == play(b)
+    assert a.digest == b.digest  # the same game, whatever the format
     assert [r.deltas for r in a.results] == [r.deltas for r in b.results]
+
+
+def test_digests_tell_games_apart() -> None:
+    digests = {imported(p).digest for p in MJLOGS[:6]}
+    assert len(digests) == 6
 
 
 def test_import_detects_the_format() -> None:
@@ -239,6 +232,8 @@ def test_cli_import_into_the_serve_database_then_export(
         assert f"{good}: imported as game 1 (1 rounds)" in out
         assert "imported as game 2" in out
         assert "round E1-0 win 1" in err
+        assert main(["log", "import", str(good)]) == 0
+        assert f"{good}: already imported as game 1" in capsys.readouterr().out
         target = tmp_path / "game1.json"
         assert main(["log", "export", "1", "--format", "tenhou6", "-o", str(target)]) == 0
         doc = json.loads(target.read_text(encoding="utf-8"))

@@ -75,6 +75,15 @@ def test_import_mjlog_keeps_final_standings(db_url: str, make_server: Any) -> No
     r = upload(client, MJLOG.read_bytes(), "double-ron.mjlog")
     assert r.status_code == 200, r.text
     gid = r.json()["id"]
+    # The same game again (even by someone else) is refused, naming the stored one.
+    other, _ = srv.guest("Second")
+    again = upload(other, MJLOG.read_bytes(), "copy.mjlog")
+    assert again.status_code == 409
+    assert again.json()["detail"] == {
+        "code": "duplicate",
+        "message": f"this game was already imported as game {gid}",
+    }
+    assert client.get("/api/games").json()["total"] == 1
     detail = client.get(f"/api/games/{gid}").json()
     logged = parse_log(MJLOG.read_bytes())
     assert logged.final_scores is not None
