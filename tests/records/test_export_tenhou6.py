@@ -232,6 +232,7 @@ def test_malformed_streams_are_refused() -> None:
         "confusing_nakis_3.json",
         "confusing_nakis_4.json",
         "confusing_nakis_6.json",
+        "double_kakan_then_chankan.json",
         "double_ron.json",
         "four_reach.json",
         "kyushukyuhai.json",
