@@ -99,7 +99,7 @@ async def import_game(
 
     game_id, new = await ctx.run_db(store)
     if not new:
-        raise api_error(409, "duplicate", f"this game was already imported as game {game_id}", None)
+        raise api_error(409, "duplicate", f"this game was already imported as game {game_id}")
     return {
         "id": game_id,
         "format": game.format,
