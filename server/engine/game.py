@@ -479,12 +479,14 @@ class GameState:
     # --- legal actions ----------------------------------------------------
 
     def legal(self, seat: int) -> list[Action]:
-        cached = self._legal.get(seat)
-        if cached is not None:
-            return cached
+        """The seat's legal actions (cached until the next transition; do not mutate)."""
+        try:
+            return self._legal[seat]
+        except KeyError:
+            pass
         if self.phase != "play" or seat not in range(4):
             out: list[Action] = []
-        elif self.step in (Step.CLAIM, Step.CHANKAN):
+        elif self.step is Step.CLAIM or self.step is Step.CHANKAN:
             out = [] if seat in self.claim_answers else self.claim_options.get(seat, [])
         elif seat != self.turn:
             out = []
@@ -500,17 +502,19 @@ class GameState:
             d = self.drawn[seat]
             assert d is not None
             return [_act(ActionType.DISCARD, seat, self.tile(d))]
-        seen: set[Tile] = set()
         out = []
         kuikae = self.kuikae
         table = _DISCARD[seat]
         tiles = self._tile
+        prev = -1
+        # in id order equal tiles are adjacent (a red five has its own id), so one
+        # comparison with the previous tile drops duplicates
         for tid in sorted(self.hands[seat]):
             t = tiles[tid]
-            if t in seen or (tid >> 2) in kuikae:
-                continue
-            seen.add(t)
-            out.append(table[t])
+            if t != prev:
+                prev = t
+                if not kuikae or (tid >> 2) not in kuikae:
+                    out.append(table[t])
         return out
 
     def _turn_actions(self, seat: int) -> list[Action]:
