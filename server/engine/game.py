@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from server.engine.actions import Action, ActionType, Event, IllegalAction
 from server.engine.agari import BlockType, regular_readings
@@ -71,8 +71,9 @@ class Step(StrEnum):
     END = "end"  # the round is over
 
 
-@dataclass(frozen=True, slots=True)
-class RiverTile:
+class RiverTile(NamedTuple):
+    """One discard; immutable (a call replaces it with ``called=True``)."""
+
     tid: TileId
     tile: Tile
     tsumogiri: bool
@@ -1042,8 +1043,7 @@ class GameState:
         self.hands[s] = pool
         for x in own:
             self.cnt[s][x >> 2] -= 1
-        r = self.rivers[src][-1]
-        self.rivers[src][-1] = RiverTile(r.tid, r.tile, r.tsumogiri, r.riichi, called=True)
+        self.rivers[src][-1] = self.rivers[src][-1]._replace(called=True)
         self.ippatsu = [False] * 4
         self.uninterrupted = False
         ids = (*own, tid)
