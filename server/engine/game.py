@@ -720,6 +720,9 @@ class GameState:
     def apply(self, action: Action) -> list[Event]:
         if action.seat not in range(4):
             raise IllegalAction(self.why_illegal(action))
+        if action.type is ActionType.ANKAN and action.tile is not None and action.tile >= NUM_KINDS:
+            # an ankan is named by its kind; a red five names the same kan
+            action = Action(action.type, action.seat, kind(action.tile), action.tiles)
         if len(action.tiles) > 1:
             # the own tiles of a call may come in any order
             ordered = tuple(sorted(action.tiles, key=sort_key))
