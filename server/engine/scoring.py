@@ -8,22 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from operator import itemgetter
 
-from server.engine.agari import (
-    BlockType,
-    Form,
-    WaitShape,
-    block_wait,
-    is_chiitoitsu,
-    is_kokushi,
-    regular_readings,
-)
-from server.engine.melds import Meld, MeldType
+from server.engine.melds import KAN_TYPES, Meld, MeldType
 from server.engine.rules import RuleSet
 from server.engine.tiles import (
-    DRAGONS,
     EAST,
+    HAKU,
     NUM_KINDS,
     RED_5M,
     RED_5S,
@@ -36,15 +27,12 @@ from server.engine.tiles import (
     tile_str,
 )
 from server.engine.yaku import (
+    IS_YAOCHU,
     PAO_YAKUMAN,
     YAKU_HAN,
     YAKUMAN_IDS,
-    Mentsu,
-    Reading,
-    Tally,
     hand_yaku,
     hand_yakuman,
-    is_value_pair,
     reading_yaku,
     reading_yakuman,
 )
@@ -107,53 +95,6 @@ def _bad(message: str) -> ScoreError:
     return ScoreError("bad_input", message)
 
 
-# --- fu (R22) -------------------------------------------------------------
-
-
-def fu_of(
-    r: Reading, menzen: bool, tsumo: bool, seat_wind: Kind, round_wind: Kind, rules: RuleSet
-) -> int:
-    """Fu of a reading, rounded up to 10 (chiitoitsu 25; kokushi 0: it is never priced by fu)."""
-    if r.form is Form.CHIITOITSU:
-        return 25
-    if r.form is Form.KOKUSHI:
-        return 0
-    pair = r.pair
-    assert pair is not None
-    fu = 20
-    all_runs = all(s.run for s in r.sets)
-    pinfu_shape = all_runs and r.wait is WaitShape.RYANMEN
-    pinfu_shape = pinfu_shape and not is_value_pair(pair, seat_wind, round_wind)
-    if tsumo and menzen and pinfu_shape:
-        return 20  # pinfu tsumo: no tsumo fu
-    if menzen and not tsumo:
-        fu += 10
-    if tsumo:
-        fu += 2
-    if r.wait in (WaitShape.KANCHAN, WaitShape.PENCHAN, WaitShape.TANKI):
-        fu += 2
-    if pair in DRAGONS:
-        fu += 2
-    elif pair == seat_wind and pair == round_wind:
-        fu += rules.double_wind_pair_fu
-    elif pair in (seat_wind, round_wind):
-        fu += 2
-    for s in r.sets:
-        if s.run:
-            continue
-        f = 2
-        if s.first in YAOCHU:
-            f *= 2
-        if not s.open:
-            f *= 2
-        if s.kan:
-            f *= 4
-        fu += f
-    if fu == 20:
-        return 30  # open hand of pinfu shape won by ron
-    return (fu + 9) // 10 * 10
-
-
 # --- points (R23) ---------------------------------------------------------
 
 
@@ -203,43 +144,82 @@ _KIND = [kind(t) for t in range(RED_5S + 1)]
 _DORA_OF = [dora_of(kind(t)) for t in range(RED_5S + 1)]
 
 
+class _Melds:
+    """What scoring needs from the declared melds, gathered while validating them."""
+
+    __slots__ = ("ankou", "fu", "kans", "menzen", "runs", "trips")
+
+    def __init__(self) -> None:
+        self.runs: list[Kind] = []  # first kinds of the chi
+        self.trips: list[Kind] = []  # kinds of the pon and kan
+        self.fu = 0  # their fu (R22)
+        self.ankou = 0  # ankan, which count as concealed triplets
+        self.kans = 0
+        self.menzen = True
+
+
 def _validate(
     concealed: Sequence[Tile], melds: Sequence[Meld], ctx: WinContext, rules: RuleSet
-) -> tuple[list[int], list[int], int]:
-    """Check the input; return the concealed and the whole hand's count arrays and
-    the number of red fives."""
-    if len(melds) > 4:
+) -> tuple[list[int], list[int], int, _Melds]:
+    """Check the input; return the concealed and the whole hand's count arrays, the
+    number of red fives and the melds' summary."""
+    n_melds = len(melds)
+    if n_melds > 4:
         raise _bad("melds: at most 4 melds")
     if not _TILES.issuperset(concealed):
         raise _bad("tiles: not a list of tiles")
-    need = 14 - 3 * len(melds)
+    need = 14 - 3 * n_melds
     if len(concealed) != need:
         raise _bad(
-            f"tiles: {len(concealed)} concealed tiles with {len(melds)} meld(s); "
+            f"tiles: {len(concealed)} concealed tiles with {n_melds} meld(s); "
             f"expected {need} including the winning tile"
         )
     if ctx.win_tile not in concealed:
         raise _bad(f"win: {_tile_name(ctx.win_tile)} is not among the concealed tiles")
     c = [0] * NUM_KINDS
+    kind_of = _KIND
     for t in concealed:
-        c[_KIND[t]] += 1
+        c[kind_of[t]] += 1
     full = c[:]
-    reds = [t for t in concealed if t >= NUM_KINDS]
+    reds = [t for t in concealed if t >= NUM_KINDS] if max(concealed) >= NUM_KINDS else []
+    ms = _Melds()
     for i, m in enumerate(melds):
         if not isinstance(m, Meld) or not _TILES.issuperset(m.tiles):
             raise _bad(f"melds[{i}]: not a meld")
-        ks = sorted(_KIND[t] for t in m.tiles)
-        if m.type is MeldType.CHI:
-            ok = len(ks) == 3 and ks[0] < 27 and ks[0] % 9 <= 6 and ks[1:] == [ks[0] + 1, ks[0] + 2]
-        elif m.type is MeldType.PON:
-            ok = len(ks) == 3 and ks[0] == ks[2]
+        tiles = m.tiles
+        mt = m.type
+        ks = sorted([kind_of[t] for t in tiles])
+        n = len(ks)
+        if mt is MeldType.CHI:
+            k0 = ks[0] if n == 3 else -1
+            ok = 0 <= k0 < 27 and k0 % 9 <= 6 and ks[1] == k0 + 1 and ks[2] == k0 + 2
+        elif mt is MeldType.PON:
+            ok = n == 3 and ks[0] == ks[2]
         else:
-            ok = len(ks) == 4 and ks[0] == ks[3]
+            ok = n == 4 and ks[0] == ks[3]
         if not ok:
-            raise _bad(f"melds[{i}]: {_tiles_text(m.tiles)} is not a valid {m.type.value}")
+            raise _bad(f"melds[{i}]: {_tiles_text(tiles)} is not a valid {m.type.value}")
         for k in ks:
             full[k] += 1
-        reds += [t for t in m.tiles if t >= NUM_KINDS]
+        if max(tiles) >= NUM_KINDS:
+            reds += [t for t in tiles if t >= NUM_KINDS]
+        k0 = ks[0]
+        is_open = mt is not MeldType.ANKAN
+        if is_open:
+            ms.menzen = False
+        if mt is MeldType.CHI:
+            ms.runs.append(k0)
+            continue
+        ms.trips.append(k0)
+        # R22: 2 fu, doubled for a terminal or honor, doubled if concealed, x4 for a kan
+        f = 4 if IS_YAOCHU[k0] else 2
+        if not is_open:
+            f *= 2
+            ms.ankou += 1
+        if mt in KAN_TYPES:
+            f *= 4
+            ms.kans += 1
+        ms.fu += f
     if max(full) > 4:
         k = full.index(max(full))
         raise _bad(f"tiles: more than four of {tile_str(k)} (melds included)")
@@ -249,53 +229,58 @@ def _validate(
         if len(set(reds)) != len(reds):
             raise _bad("tiles: more than one red five of a suit")
     if rules.red_fives:
-        for red in (RED_5M, RED_5M + 1, RED_5S):
+        for red, five in _RED_FIVES:
             # With red fives there are only three plain fives of each suit.
-            if full[_KIND[red]] == 4 and red not in reds:
+            if full[five] == 4 and red not in reds:
                 raise _bad(f"tiles: four fives need the red {tile_str(red)}")
     if ctx.seat_wind not in WINDS:
         raise _bad("seat_wind: must be a wind")
     if ctx.round_wind not in WINDS:
         raise _bad("round_wind: must be a wind")
-    for name, inds in (
-        ("dora_indicators", ctx.dora_indicators),
-        ("ura_indicators", ctx.ura_indicators),
-    ):
-        if len(inds) > 5 or not _TILES.issuperset(inds):
-            raise _bad(f"{name}: at most 5 tiles")
-    for name in ("honba", "riichi_sticks"):
-        v = getattr(ctx, name)
-        if type(v) is not int or v < 0:
-            raise _bad(f"{name}: must be a non-negative integer")
-    open_hand = any(m.is_open for m in melds)
+    inds = ctx.dora_indicators
+    if len(inds) > 5 or not _TILES.issuperset(inds):
+        raise _bad("dora_indicators: at most 5 tiles")
+    inds = ctx.ura_indicators
+    if len(inds) > 5 or not _TILES.issuperset(inds):
+        raise _bad("ura_indicators: at most 5 tiles")
+    v = ctx.honba
+    if type(v) is not int or v < 0:
+        raise _bad("honba: must be a non-negative integer")
+    v = ctx.riichi_sticks
+    if type(v) is not int or v < 0:
+        raise _bad("riichi_sticks: must be a non-negative integer")
+    tsumo = ctx.tsumo
     riichi = ctx.riichi or ctx.double_riichi
-    if riichi and open_hand:
+    if riichi and not ms.menzen:
         raise _bad("riichi: an open hand cannot be in riichi")
     if ctx.ippatsu and not riichi:
         raise _bad("ippatsu: needs riichi")
-    if ctx.haitei and not ctx.tsumo:
+    if ctx.haitei and not tsumo:
         raise _bad("haitei: needs tsumo")
-    if ctx.houtei and ctx.tsumo:
+    if ctx.houtei and tsumo:
         raise _bad("houtei: needs ron")
-    if ctx.chankan and ctx.tsumo:
+    if ctx.chankan and tsumo:
         raise _bad("chankan: needs ron")
     if ctx.chankan and ctx.houtei:
         raise _bad("chankan: cannot be on the last discard (houtei)")
-    if ctx.rinshan and not ctx.tsumo:
+    if ctx.rinshan and not tsumo:
         raise _bad("rinshan: needs tsumo")
-    if ctx.rinshan and not any(m.is_kan for m in melds):
+    if ctx.rinshan and not ms.kans:
         raise _bad("rinshan: needs a kan")
     if ctx.tenhou or ctx.chiihou:
         name = "tenhou" if ctx.tenhou else "chiihou"
         if ctx.tenhou and ctx.chiihou:
             raise _bad("tenhou: cannot be both tenhou and chiihou")
-        if not ctx.tsumo or melds:
+        if not tsumo or melds:
             raise _bad(f"{name}: needs a tsumo on an untouched hand")
         if ctx.tenhou != (ctx.seat_wind == EAST):
             raise _bad(f"{name}: tenhou is the dealer's, chiihou a non-dealer's")
         if riichi or ctx.rinshan or ctx.haitei:
             raise _bad(f"{name}: cannot combine with riichi, rinshan or haitei")
-    return c, full, len(reds)
+    return c, full, len(reds), ms
+
+
+_RED_FIVES = tuple((red, _KIND[red]) for red in (RED_5M, RED_5M + 1, RED_5S))
 
 
 def _tile_name(t: object) -> str:
@@ -308,58 +293,140 @@ def _tiles_text(tiles: Sequence[Tile]) -> str:
 
 # --- readings -------------------------------------------------------------
 
+# A regular reading of the concealed tiles: (pair kind or -1, first kinds of the
+# runs, kinds of the triplets), kinds ascending.
+_Split = tuple[Kind, tuple[Kind, ...], tuple[Kind, ...]]
 
-# Every possible set, built once: readings share these instead of allocating their own.
-_MENTSU: dict[tuple[Kind, bool, bool, bool], Mentsu] = {
-    (f, run, op, kan): Mentsu(f, run, op, kan)
-    for f in range(NUM_KINDS)
-    for run in (False, True)
-    for op in (False, True)
-    for kan in (False, True)
-}
-
-
-def readings_of(
-    concealed_counts: list[int], melds: Sequence[Meld], win: Kind, tsumo: bool
-) -> tuple[Reading, ...]:
-    """Every reading of a complete hand, once per way the winning tile can have completed it."""
-    meld_sets = tuple(
-        _MENTSU[min(_KIND[t] for t in m.tiles), m.type is MeldType.CHI, m.is_open, m.is_kan]
-        for m in melds
-    )
-    return _readings(tuple(concealed_counts), meld_sets, win, tsumo)
+# Every split of one suit's nine counts into sets and at most one pair, memoised
+# per distinct count vector (the bytes of the nine counts); a whole hand's
+# readings are the products of its suits' splits. Winning hands show only a few
+# thousand distinct suit vectors; the bound only guards against odd input.
+_SUIT_SPLITS: tuple[dict[bytes, tuple[_Split, ...]], ...] = ({}, {}, {})
+_HONOR_SPLITS: dict[bytes, tuple[_Split, ...]] = {}
+_TABLE_LIMIT = 100_000
 
 
-# The state machine scores the same concealed hand again and again (every ron check,
-# every wait shown to a seat), so readings are remembered; they are immutable.
-@lru_cache(maxsize=8192)
-def _readings(
-    c: tuple[int, ...], meld_sets: tuple[Mentsu, ...], win: Kind, tsumo: bool
-) -> tuple[Reading, ...]:
-    out: list[Reading] = []
-    concealed_counts = list(c)
-    if not meld_sets:
-        if is_chiitoitsu(concealed_counts):
-            out.append(Reading(Form.CHIITOITSU))
-        if is_kokushi(concealed_counts):
-            out.append(Reading(Form.KOKUSHI))
-    for blocks in regular_readings(concealed_counts):
-        pair = blocks[0].first
-        seen: set[tuple[BlockType, Kind]] = set()
-        for wi, wb in enumerate(blocks):
-            wait = block_wait(wb, win)
-            if wait is None or (wb.type, wb.first) in seen:
-                continue
-            seen.add((wb.type, wb.first))
-            sets: list[Mentsu] = []
-            for j, b in enumerate(blocks[1:], start=1):
-                if b.type is BlockType.SHUNTSU:
-                    sets.append(_MENTSU[b.first, True, False, False])
-                else:
-                    # A triplet finished by ron is a minkou: open for fu and ankou (R22).
-                    sets.append(_MENTSU[b.first, False, j == wi and not tsumo, False])
-            out.append(Reading(Form.REGULAR, tuple(sets) + meld_sets, pair, wait))
-    return tuple(out)
+def _suit_sets(
+    c: list[int], i: int, base: int, runs: list[Kind], trips: list[Kind], out: list[_Split]
+) -> None:
+    # The lowest kind left is either a triplet or the start of a run (triplet first,
+    # the order agari.regular_readings uses).
+    while i < 9 and c[i] == 0:
+        i += 1
+    if i == 9:
+        out.append((-1, tuple(runs), tuple(trips)))
+        return
+    if c[i] >= 3:
+        c[i] -= 3
+        trips.append(base + i)
+        _suit_sets(c, i, base, runs, trips, out)
+        trips.pop()
+        c[i] += 3
+    if i <= 6 and c[i + 1] and c[i + 2]:
+        c[i] -= 1
+        c[i + 1] -= 1
+        c[i + 2] -= 1
+        runs.append(base + i)
+        _suit_sets(c, i, base, runs, trips, out)
+        runs.pop()
+        c[i] += 1
+        c[i + 1] += 1
+        c[i + 2] += 1
+
+
+def _suit_splits(key: bytes, s: int) -> tuple[_Split, ...]:
+    table = _SUIT_SPLITS[s]
+    if len(table) >= _TABLE_LIMIT:
+        table.clear()
+    c = list(key)
+    base = 9 * s
+    out: list[_Split] = []
+    n = sum(c) % 3
+    if n == 0:
+        _suit_sets(c, 0, base, [], [], out)
+    elif n == 2:
+        for p in range(9):
+            if c[p] >= 2:
+                c[p] -= 2
+                found: list[_Split] = []
+                _suit_sets(c, 0, base, [], [], found)
+                c[p] += 2
+                out += [(base + p, runs, trips) for _, runs, trips in found]
+    res = tuple(out)
+    table[key] = res
+    return res
+
+
+def _honor_splits(key: bytes) -> tuple[_Split, ...]:
+    if len(_HONOR_SPLITS) >= _TABLE_LIMIT:
+        _HONOR_SPLITS.clear()
+    pair = -1
+    trips: list[Kind] = []
+    res: tuple[_Split, ...] = ()
+    for i, n in enumerate(key):
+        if n == 3:
+            trips.append(27 + i)
+        elif n == 2 and pair < 0:
+            pair = 27 + i
+        elif n:
+            break
+    else:
+        res = ((pair, (), tuple(trips)),)
+    _HONOR_SPLITS[key] = res
+    return res
+
+
+def _regular_readings(b: bytes) -> list[_Split]:
+    """Every regular reading of concealed counts (as bytes), pair ascending like
+    agari.regular_readings."""
+    key = b[0:9]
+    m = _SUIT_SPLITS[0].get(key)
+    if m is None:
+        m = _suit_splits(key, 0)
+    if not m:
+        return []
+    key = b[9:18]
+    p = _SUIT_SPLITS[1].get(key)
+    if p is None:
+        p = _suit_splits(key, 1)
+    if not p:
+        return []
+    key = b[18:27]
+    s = _SUIT_SPLITS[2].get(key)
+    if s is None:
+        s = _suit_splits(key, 2)
+    if not s:
+        return []
+    key = b[27:34]
+    hs = _HONOR_SPLITS.get(key)
+    if hs is None:
+        hs = _honor_splits(key)
+    if not hs:
+        return []
+    h = hs[0]
+    # Exactly one part may hold the pair (a part's splits all have one or none).
+    if (m[0][0] >= 0) + (p[0][0] >= 0) + (s[0][0] >= 0) + (h[0] >= 0) != 1:
+        return []
+    if len(m) == 1 and len(p) == 1 and len(s) == 1:
+        a, b_, c = m[0], p[0], s[0]
+        return [(max(a[0], b_[0], c[0], h[0]), a[1] + b_[1] + c[1], a[2] + b_[2] + c[2] + h[2])]
+    out = [
+        (max(a[0], b_[0], c[0], h[0]), a[1] + b_[1] + c[1], a[2] + b_[2] + c[2] + h[2])
+        for a in m
+        for b_ in p
+        for c in s
+    ]
+    out.sort(key=_first)
+    return out
+
+
+def _first(split: _Split) -> Kind:
+    return split[0]
+
+
+# Wait shapes as small ints in the scoring loop (WaitShape names in comments).
+_RYANMEN, _KANCHAN, _PENCHAN, _SHANPON, _TANKI = range(5)
+_KOKUSHI_COUNTS = itemgetter(*sorted(YAOCHU))
 
 
 # --- scoring --------------------------------------------------------------
@@ -395,62 +462,164 @@ def score_hand(
     Picks the highest-scoring reading (R21). Raises ScoreError with code
     "not_agari", "no_yaku" or "bad_input".
     """
-    c, full, aka = _validate(concealed, melds, ctx, rules)
+    c, full, aka, ms = _validate(concealed, melds, ctx, rules)
     win = _KIND[ctx.win_tile]
-    menzen = not any(m.is_open for m in melds)
-    readings = readings_of(c, melds, win, ctx.tsumo)
-    if not readings:
+    tsumo = ctx.tsumo
+    menzen = ms.menzen
+    seat_wind = ctx.seat_wind
+    round_wind = ctx.round_wind
+    b = bytes(c)
+    readings = _regular_readings(b)
+    chiitoitsu = kokushi = False
+    if not melds:
+        chiitoitsu = b.count(2) == 7
+        kokushi = b.count(0) == 21 and 0 not in _KOKUSHI_COUNTS(b)
+    if not readings and not chiitoitsu and not kokushi:
         raise ScoreError("not_agari", "the hand is not complete")
-    dealer = ctx.seat_wind == EAST
-    tally = Tally.of(full)
-    hand_ym = hand_yakuman(tally, full, c, win, bool(melds), rules)
+
+    man = sum(full[0:9])
+    pin = sum(full[9:18])
+    sou = sum(full[18:27])
+    honors = sum(full[27:34])
+    terminals = full[0] + full[8] + full[9] + full[17] + full[18] + full[26]
+    hand_ym = hand_yakuman(man, pin, sou, honors, terminals, full, c, win, bool(melds), rules)
     if ctx.tenhou:
         hand_ym.append(("tenhou", 1))
     elif ctx.chiihou:
         hand_ym.append(("chiihou", 1))
-    fixed = _situation_yaku(ctx, menzen) + hand_yaku(tally, menzen, rules)
-    fixed_han = sum(h for _, h in fixed)
-    dora, ura = _dora(full, ctx)
+    fixed: list[tuple[str, int]] = []
+    extra_han = dora = ura = 0
+    if not hand_ym:
+        # Yaku of the situation and of the tiles held count for every reading.
+        fixed = _situation_yaku(ctx, menzen) + hand_yaku(
+            man, pin, sou, honors, terminals, menzen, rules
+        )
+        dora, ura = _dora(full, ctx)
+        extra_han = sum([h for _, h in fixed]) + dora + aka + ura
+    dbl = 2 if rules.double_yakuman else 1
 
     # (base, yakuman?, han, fu) orders readings by points first (R21), then by han and
     # fu like Tenhou; the winner's yaku list and result are only built once.
     best_key: tuple[int, int, int, int] = (-1, 0, 0, 0)
     best_yaku: list[tuple[str, int]] = []
-    for r in readings:
-        fu = fu_of(r, menzen, ctx.tsumo, ctx.seat_wind, ctx.round_wind, rules)
-        ym = hand_ym + reading_yakuman(r, c, win, rules)
-        if ym:
-            key = (8000 * sum(m for _, m in ym), 1, 0, fu)
-            if key > best_key:
-                best_key, best_yaku = key, ym
-            continue
-        yk = reading_yaku(r, menzen, ctx.seat_wind, ctx.round_wind, rules)
-        if not yk and not fixed:
-            continue
-        han = fixed_han + sum(h for _, h in yk) + dora + aka + ura
-        base, _ = base_points(han, fu, rules)
-        key = (base, 0, han, fu)
+    if chiitoitsu:
+        if hand_ym:
+            best_key = (8000 * sum([n for _, n in hand_ym]), 1, 0, 25)
+            best_yaku = hand_ym
+        else:
+            han = extra_han + 2
+            best_key = (base_points(han, 25, rules)[0], 0, han, 25)
+            best_yaku = [*fixed, ("chiitoitsu", 2)]
+    if kokushi:
+        # 13-sided: the thirteen kinds were all held before the win, so the pair is the win tile.
+        ym = [*hand_ym, ("kokushi", dbl if c[win] == 2 else 1)]
+        key = (8000 * sum([n for _, n in ym]), 1, 0, 0)
         if key > best_key:
-            best_key, best_yaku = key, fixed + yk
+            best_key, best_yaku = key, ym
+
+    for pair, cruns, ctrips in readings:
+        runs = [*cruns, *ms.runs]
+        trips = [*ctrips, *ms.trips]
+        n_runs = len(runs)
+        ankou0 = len(ctrips) + ms.ankou
+        rym = reading_yakuman(trips, pair, ms.kans, rules)
+        if hand_ym:
+            rym = hand_ym + rym
+        value_pair = pair >= HAKU or pair in (seat_wind, round_wind)
+        # R22 fu that every wait of this reading shares: sets (concealed triplets
+        # as ankou), pair, and closed ron / tsumo.
+        fu0 = 20 + ms.fu
+        for k in ctrips:
+            fu0 += 8 if IS_YAOCHU[k] else 4
+        if pair >= HAKU:
+            fu0 += 2
+        elif pair == seat_wind and pair == round_wind:
+            fu0 += rules.double_wind_pair_fu
+        elif value_pair:
+            fu0 += 2
+        if tsumo:
+            fu0 += 2
+        elif menzen:
+            fu0 += 10
+        # The blocks the winning tile can have completed, in agari's block order.
+        waits: list[int] = []
+        if pair == win:
+            waits.append(_TANKI)
+        if win - 2 in cruns:
+            waits.append(_PENCHAN if win % 9 == 2 else _RYANMEN)
+        if win - 1 in cruns:
+            waits.append(_KANCHAN)
+        if win in ctrips:
+            waits.append(_SHANPON)
+        if win in cruns:
+            waits.append(_PENCHAN if win % 9 == 6 else _RYANMEN)
+        ry: list[tuple[str, int]] | None = None
+        rh = 0
+        for wait in waits:
+            # A triplet completed by ron is a minkou: open for fu and not an ankou (R22).
+            ron_trip = wait == _SHANPON and not tsumo
+            ankou = ankou0 - ron_trip
+            pinfu = n_runs == 4 and wait == _RYANMEN and not value_pair
+            if pinfu and tsumo and menzen:
+                fu = 20  # pinfu tsumo: no tsumo fu
+            else:
+                fu = fu0
+                if wait >= _KANCHAN and wait != _SHANPON:
+                    fu += 2
+                if ron_trip:
+                    fu -= 4 if IS_YAOCHU[win] else 2
+                fu = 30 if fu == 20 else (fu + 9) // 10 * 10
+            ym = [*rym, ("suuankou", dbl if wait == _TANKI else 1)] if ankou == 4 else rym
+            if ym:
+                key = (8000 * sum([n for _, n in ym]), 1, 0, fu)
+                if key > best_key:
+                    best_key, best_yaku = key, ym
+                continue
+            if ry is None:
+                ry, rh = reading_yaku(
+                    runs, trips, pair, ms.kans, menzen, seat_wind, round_wind, rules
+                )
+            pinfu = pinfu and menzen
+            han = extra_han + rh + pinfu + (2 if ankou == 3 else 0)
+            if han == dora + aka + ura:
+                continue  # dora alone are not a yaku
+            base = base_points(han, fu, rules)[0]
+            key = (base, 0, han, fu)
+            if key > best_key:
+                best_key = key
+                best_yaku = fixed + ry
+                if pinfu:
+                    best_yaku.append(("pinfu", 1))
+                if ankou == 3:
+                    best_yaku.append(("sanankou", 2))
     base, is_ym, han, fu = best_key
     if base < 0:
         raise ScoreError("no_yaku", "the hand is complete but has no yaku")
-    pay = payments_for(base, dealer, ctx.tsumo)
+    dealer = seat_wind == EAST
+    pay = payments_for(base, dealer, tsumo)
     total = _payment_total(pay) + 300 * ctx.honba + 1000 * ctx.riichi_sticks
     if is_ym:
-        best_yaku.sort(key=lambda y: _YAKUMAN_RANK[y[0]])
+        best_yaku = sorted(best_yaku, key=_yakuman_rank)
         return WinResult((), tuple(best_yaku), 0, fu, "yakuman", 0, 0, 0, base, pay, total)
-    best_yaku.sort(key=lambda y: _YAKU_RANK[y[0]])
+    best_yaku.sort(key=_yaku_rank)
     limit = base_points(han, fu, rules)[1]
     return WinResult(tuple(best_yaku), (), han, fu, limit, dora, aka, ura, base, pay, total)
 
 
+def _yaku_rank(y: tuple[str, int]) -> int:
+    return _YAKU_RANK[y[0]]
+
+
+def _yakuman_rank(y: tuple[str, int]) -> int:
+    return _YAKUMAN_RANK[y[0]]
+
+
 def _dora(full: list[int], ctx: WinContext) -> tuple[int, int]:
     """Dora and ura (R5, R21: ura only with riichi)."""
-    dora = sum(full[_DORA_OF[i]] for i in ctx.dora_indicators)
+    dora = sum([full[_DORA_OF[i]] for i in ctx.dora_indicators])
     ura = 0
     if ctx.riichi or ctx.double_riichi:
-        ura = sum(full[_DORA_OF[i]] for i in ctx.ura_indicators)
+        ura = sum([full[_DORA_OF[i]] for i in ctx.ura_indicators])
     return dora, ura
 
 

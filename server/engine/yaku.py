@@ -8,17 +8,12 @@ added by ``scoring`` from the win context, and so are dora.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from server.engine.agari import Form, WaitShape
 from server.engine.rules import RuleSet
 from server.engine.tiles import (
     CHUN,
-    DRAGONS,
     GREEN,
     HAKU,
     HATSU,
-    WINDS,
     YAOCHU,
     Kind,
 )
@@ -80,87 +75,63 @@ PAO_YAKUMAN: frozenset[str] = frozenset({"daisangen", "daisuushii"})
 
 _DRAGON_YAKU = {HAKU: "yakuhai_haku", HATSU: "yakuhai_hatsu", CHUN: "yakuhai_chun"}
 _CHUUREN = (3, 1, 1, 1, 1, 1, 1, 1, 3)
+IS_YAOCHU: tuple[bool, ...] = tuple(k in YAOCHU for k in range(34))
+_GREEN_KINDS = sorted(GREEN)
+
+# Readings are plain values here, not objects: ``runs`` are the first kinds of the
+# runs (chi included), ``trips`` the kinds of the triplets and quads (melded ones
+# included), ``pair`` the pair's kind. Scoring evaluates many readings per second,
+# and these are what every yaku below is judged from.
 
 
-@dataclass(frozen=True, slots=True)
-class Mentsu:
-    """One set of a reading. ``open`` is as it counts for fu and ankou: a
-    triplet completed by ron is open even in a closed hand."""
+def hand_yaku(
+    man: int, pin: int, sou: int, honors: int, terminals: int, menzen: bool, rules: RuleSet
+) -> list[tuple[str, int]]:
+    """Yaku that depend only on which tiles the hand holds (any reading).
 
-    first: Kind
-    run: bool
-    open: bool = False
-    kan: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Reading:
-    """One way to read a complete hand, with the wait the winning tile completed."""
-
-    form: Form
-    sets: tuple[Mentsu, ...] = ()
-    pair: Kind | None = None
-    wait: WaitShape | None = None
-
-
-def is_value_pair(k: Kind, seat_wind: Kind, round_wind: Kind) -> bool:
-    return k in _DRAGON_YAKU or k in (seat_wind, round_wind)
-
-
-@dataclass(frozen=True, slots=True)
-class Tally:
-    """Tile totals of a whole hand (melds included) that the hand-level yaku need."""
-
-    man: int
-    pin: int
-    sou: int
-    honors: int
-    terminals: int
-
-    @classmethod
-    def of(cls, full: list[int]) -> Tally:
-        return cls(
-            sum(full[0:9]),
-            sum(full[9:18]),
-            sum(full[18:27]),
-            sum(full[27:34]),
-            full[0] + full[8] + full[9] + full[17] + full[18] + full[26],
-        )
-
-
-def hand_yaku(t: Tally, menzen: bool, rules: RuleSet) -> list[tuple[str, int]]:
-    """Yaku that depend only on which tiles the hand holds (any reading)."""
+    The arguments are tile totals of the whole hand, melds included.
+    """
     out: list[tuple[str, int]] = []
-    suited = t.man + t.pin + t.sou
-    if t.honors == 0 and t.terminals == 0 and (menzen or rules.kuitan):
+    suited = man + pin + sou
+    if honors == 0 and terminals == 0 and (menzen or rules.kuitan):
         out.append(("tanyao", 1))
-    if suited and suited in (t.man, t.pin, t.sou):
-        if t.honors:
+    if suited and (suited in (man, pin, sou)):
+        if honors:
             out.append(("honitsu", 3 if menzen else 2))
         else:
             out.append(("chinitsu", 6 if menzen else 5))
-    if t.terminals == suited:
+    if terminals == suited:
         # All terminals and honors; all-honor or all-terminal hands are yakuman.
         out.append(("honroutou", 2))
     return out
 
 
 def hand_yakuman(
-    t: Tally, full: list[int], concealed: list[int], win: Kind, has_melds: bool, rules: RuleSet
+    man: int,
+    pin: int,
+    sou: int,
+    honors: int,
+    terminals: int,
+    full: list[int],
+    concealed: list[int],
+    win: Kind,
+    has_melds: bool,
+    rules: RuleSet,
 ) -> list[tuple[str, int]]:
     """Yakuman that depend only on the tiles held (any reading of a complete hand).
 
-    ``concealed`` counts the concealed tiles including the winning tile.
+    Totals as for ``hand_yaku``; ``full`` counts the whole hand, ``concealed``
+    the concealed tiles including the winning tile.
     """
     out: list[tuple[str, int]] = []
-    suited = t.man + t.pin + t.sou
+    suited = man + pin + sou
     if suited == 0:
         out.append(("tsuuiisou", 1))
-    elif t.honors == 0 and t.terminals == suited:
+    elif honors == 0 and terminals == suited:
         out.append(("chinroutou", 1))
-    if t.man + t.pin == 0 and sum(full[k] for k in GREEN) == t.sou + t.honors:
+    if man + pin == 0 and sum([full[k] for k in _GREEN_KINDS]) == sou + honors:
         out.append(("ryuuiisou", 1))
-    if not has_melds and t.honors == 0 and suited in (t.man, t.pin, t.sou):
+    if not has_melds and honors == 0 and (suited in (man, pin, sou)):
         ch = _chuuren(concealed, win)
         if ch:
             out.append(("chuuren", 2 if ch == 2 and rules.double_yakuman else 1))
@@ -168,141 +139,137 @@ def hand_yakuman(
 
 
 def reading_yaku(
-    r: Reading, menzen: bool, seat_wind: Kind, round_wind: Kind, rules: RuleSet
-) -> list[tuple[str, int]]:
-    """Yaku of one reading's sets and pair (regular or chiitoitsu form)."""
-    if r.form is not Form.REGULAR:
-        return [("chiitoitsu", 2)] if r.form is Form.CHIITOITSU else []
+    runs: list[Kind],
+    trips: list[Kind],
+    pair: Kind,
+    kans: int,
+    menzen: bool,
+    seat_wind: Kind,
+    round_wind: Kind,
+    rules: RuleSet,
+) -> tuple[list[tuple[str, int]], int]:
+    """Yaku of a regular reading's sets and pair that do not depend on the wait, and
+    their han. Left to the caller: pinfu (needs a ryanmen wait) and sanankou (a
+    triplet completed by ron is not concealed)."""
     out: list[tuple[str, int]] = []
-    pair = r.pair
-    assert pair is not None
-    # This runs for every reading of every scored hand: one pass to split the sets,
-    # then each yaku is only looked for when the split allows it.
-    runs: list[Kind] = []
-    trip_kinds: list[Kind] = []
-    ankou = kans = 0
-    for s in r.sets:
-        if s.run:
-            runs.append(s.first)
-        else:
-            trip_kinds.append(s.first)
-            if not s.open:
-                ankou += 1
-            if s.kan:
-                kans += 1
+    han = 0
     n_runs = len(runs)
 
-    if n_runs == 4:
-        if (
-            menzen
-            and r.wait is WaitShape.RYANMEN
-            and pair not in _DRAGON_YAKU
-            and pair != seat_wind
-            and pair != round_wind
-        ):
-            out.append(("pinfu", 1))
-    elif n_runs == 0:
+    if n_runs == 0:
         out.append(("toitoi", 2))
-
-    if n_runs >= 2:
-        # Identical runs: iipeikou / ryanpeikou (closed only), isshoku sanjun (local).
-        runs.sort()
-        peikou = 0
-        sanjun = False
-        i = 0
-        while i < n_runs:
-            j = i
-            while j < n_runs and runs[j] == runs[i]:
-                j += 1
-            peikou += (j - i) // 2
-            sanjun = sanjun or j - i >= 3
-            i = j
-        if menzen and peikou >= 2:
-            out.append(("ryanpeikou", 3))
-        elif sanjun and rules.isshoku_sanjun:
-            out.append(("isshoku_sanjun", 2 if menzen else 1))
-        elif menzen and peikou:
-            out.append(("iipeikou", 1))
+        han = 2
+    elif n_runs >= 2:
+        distinct = set(runs)
+        if len(distinct) < n_runs:
+            # Identical runs: iipeikou / ryanpeikou (closed only), isshoku sanjun (local).
+            peikou = 0
+            sanjun = False
+            for r in distinct:
+                n = runs.count(r)
+                peikou += n >> 1
+                sanjun = sanjun or n >= 3
+            if menzen and peikou >= 2:
+                out.append(("ryanpeikou", 3))
+                han += 3
+            elif sanjun and rules.isshoku_sanjun:
+                h = 2 if menzen else 1
+                out.append(("isshoku_sanjun", h))
+                han += h
+            elif menzen and peikou:
+                out.append(("iipeikou", 1))
+                han += 1
 
     dragons = 0
-    for k in trip_kinds:
+    honor_trips = False
+    for k in trips:
         if k >= 27:
-            if k in _DRAGON_YAKU:
+            honor_trips = True
+            if k >= HAKU:
                 out.append((_DRAGON_YAKU[k], 1))
+                han += 1
                 dragons += 1
             if k == seat_wind:
                 out.append(("yakuhai_seat_wind", 1))
+                han += 1
             if k == round_wind:
                 out.append(("yakuhai_round_wind", 1))
+                han += 1
 
     if n_runs >= 3:
         for n in runs:
-            if n < 9 and n % 9 <= 6 and n + 9 in runs and n + 18 in runs:
-                out.append(("sanshoku_doujun", 2 if menzen else 1))
+            if n < 9 and n + 9 in runs and n + 18 in runs:
+                h = 2 if menzen else 1
+                out.append(("sanshoku_doujun", h))
+                han += h
                 break
         for n in runs:
             if n % 9 == 0 and n + 3 in runs and n + 6 in runs:
-                out.append(("ittsu", 2 if menzen else 1))
+                h = 2 if menzen else 1
+                out.append(("ittsu", h))
+                han += h
                 break
-    elif len(trip_kinds) >= 3:
-        for n in trip_kinds:
-            if n < 9 and n + 9 in trip_kinds and n + 18 in trip_kinds:
+    elif len(trips) >= 3:
+        for n in trips:
+            if n < 9 and n + 9 in trips and n + 18 in trips:
                 out.append(("sanshoku_doukou", 2))
+                han += 2
                 break
         if rules.sanrenkou:
-            for k in trip_kinds:
-                if k < 27 and k % 9 <= 6 and k + 1 in trip_kinds and k + 2 in trip_kinds:
+            for k in trips:
+                if k < 27 and k % 9 <= 6 and k + 1 in trips and k + 2 in trips:
                     out.append(("sanrenkou", 2))
+                    han += 2
                     break
 
-    if ankou == 3:
-        out.append(("sanankou", 2))
     if kans == 3:
         out.append(("sankantsu", 2))
+        han += 2
 
     # Chanta / junchan need a run; without one the hand is honroutou (or a yakuman).
-    if (
-        n_runs
-        and pair in YAOCHU
-        and all(f % 9 == 0 or f % 9 == 6 for f in runs)
-        and all(k in YAOCHU for k in trip_kinds)
-    ):
-        if pair >= 27 or any(k >= 27 for k in trip_kinds):
-            out.append(("chanta", 2 if menzen else 1))
+    if n_runs and IS_YAOCHU[pair]:
+        for f in runs:
+            if f % 9 != 0 and f % 9 != 6:
+                break
         else:
-            out.append(("junchan", 3 if menzen else 2))
+            for k in trips:
+                if not IS_YAOCHU[k]:
+                    break
+            else:
+                if pair >= 27 or honor_trips:
+                    h = 2 if menzen else 1
+                    out.append(("chanta", h))
+                else:
+                    h = 3 if menzen else 2
+                    out.append(("junchan", h))
+                han += h
 
-    if dragons == 2 and pair in _DRAGON_YAKU:
+    if dragons == 2 and pair >= HAKU:
         out.append(("shousangen", 2))
-    return out
+        han += 2
+    return out, han
 
 
 def reading_yakuman(
-    r: Reading, concealed: list[int], win: Kind, rules: RuleSet
+    trips: list[Kind], pair: Kind, kans: int, rules: RuleSet
 ) -> list[tuple[str, int]]:
-    """Yakuman that depend on how a reading splits the hand, with multipliers
-    (double ones only when the rules allow)."""
-    dbl = 2 if rules.double_yakuman else 1
-    if r.form is Form.KOKUSHI:
-        # 13-sided: the thirteen kinds were all held before the win, so the pair is the win tile.
-        return [("kokushi", dbl if concealed[win] == 2 else 1)]
-    if r.form is not Form.REGULAR:
-        return []
+    """Yakuman of a regular reading's sets that do not depend on the wait (suuankou
+    does: the caller adds it), with multipliers (double only when the rules allow)."""
     out: list[tuple[str, int]] = []
-    trips = [s for s in r.sets if not s.run]
     if len(trips) < 3:
         return out
-    if len(trips) == 4 and all(not s.open for s in trips):
-        out.append(("suuankou", dbl if r.wait is WaitShape.TANKI else 1))
-    trip_kinds = [s.first for s in trips]
-    if sum(1 for k in trip_kinds if k in DRAGONS) == 3:
+    dragons = winds = 0
+    for k in trips:
+        if k >= HAKU:
+            dragons += 1
+        elif k >= 27:
+            winds += 1
+    if dragons == 3:
         out.append(("daisangen", 1))
-    winds = sum(1 for k in trip_kinds if k in WINDS)
     if winds == 4:
-        out.append(("daisuushii", dbl))
-    elif winds == 3 and r.pair in WINDS:
+        out.append(("daisuushii", 2 if rules.double_yakuman else 1))
+    elif winds == 3 and 27 <= pair < HAKU:
         out.append(("shousuushii", 1))
-    if sum(1 for s in trips if s.kan) == 4:
+    if kans == 4:
         out.append(("suukantsu", 1))
     return out
 
