@@ -20,8 +20,8 @@ from typing import Any
 from server.bots.base import Hand, Inputs, read_hand
 from server.engine import game as engine
 from server.engine.actions import Action, ActionType
-from server.engine.shanten import shanten, ukeire
-from server.engine.tiles import DRAGONS, NUM_KINDS, YAOCHU, Kind, is_red, kind, parse_tile
+from server.engine.shanten import discard_shanten, shanten, ukeire
+from server.engine.tiles import DRAGONS, YAOCHU, Kind, is_red, kind, parse_tile
 
 _WIN = (ActionType.TSUMO, ActionType.RON)
 
@@ -100,14 +100,8 @@ class EfficientBot:
             return next(a for a in acts if a.type is ActionType.KYUUSHU)
         values = _value_kinds(h)
         choices = [a for a in acts if a.type in (ActionType.DISCARD, ActionType.RIICHI)]
-        by_kind: dict[Kind, int] = {}
-        for a in choices:
-            assert a.tile is not None
-            k = kind(a.tile)
-            if k not in by_kind:
-                c[k] -= 1
-                by_kind[k] = shanten(c)
-                c[k] += 1
+        after = discard_shanten(c)
+        by_kind = {kind(a.tile): after[kind(a.tile)] for a in choices if a.tile is not None}
         best_sh = min(by_kind.values())
         for a in acts:
             if a.type is ActionType.ANKAN and a.tile is not None:
@@ -188,12 +182,9 @@ class EfficientBot:
             meld = sorted([*own, ck])
             after = 99
             if self._keeps_yaku(h, c, meld):
-                for d in range(NUM_KINDS):
-                    # kuikae (R11) forbids throwing the called kind right away
-                    if c[d] and d != ck:
-                        c[d] -= 1
-                        after = min(after, shanten(c))
-                        c[d] += 1
+                # kuikae (R11) forbids throwing the called kind right away
+                options = [sh for d, sh in discard_shanten(c).items() if d != ck]
+                after = min(options, default=99)
             for k in own:
                 c[k] += 1
             yakuhai_pon = a.type is ActionType.PON and ck in values

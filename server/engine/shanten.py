@@ -387,6 +387,68 @@ def _improving(h: list[int], base: int | None = None) -> tuple[int, list[Kind]]:
     return base, sorted(found)
 
 
+def discard_shanten(c: Sequence[int]) -> dict[Kind, int]:
+    """For a 3n+2 hand: the shanten after discarding each held kind.
+
+    A discard changes one suit only, so each kind costs a few small-id lookups.
+    """
+    _check_counts(c)
+    h = list(c)
+    total = sum(h)
+    if total % 3 != 2:
+        raise ValueError(f"discards need a hand of 3n+2 tiles, got {total}")
+    n = (total - 1) // 3
+    keys = (bytes(h[0:9]), bytes(h[9:18]), bytes(h[18:27]), bytes(h[27:34]))
+    ids = [_vector_id(keys[0], False), _vector_id(keys[1], False)]
+    ids += [_vector_id(keys[2], False), _vector_id(keys[3], True)]
+    lo = _pair(ids[0], ids[1])
+    hi = _pair(ids[2], ids[3])
+    closed = total == 14
+    if closed:
+        kinds = NUM_KINDS - h.count(0)
+        pairs = kinds - h.count(1)
+        y = [h[k] for k in _KOKUSHI_KINDS]
+        y_kinds = 13 - y.count(0)
+        y_pairs = sum(1 for x in y if x >= 2)
+    out: dict[Kind, int] = {}
+    for si in range(4):
+        start = 9 * si
+        honors = si == 3
+        arr = bytearray(keys[si])
+        for j in range(len(arr)):
+            if not arr[j]:
+                continue
+            arr[j] -= 1
+            vid = _vector_id(bytes(arr), honors)
+            arr[j] += 1
+            if si == 0:
+                a, b = _pair(vid, ids[1]), hi
+            elif si == 1:
+                a, b = _pair(ids[0], vid), hi
+            elif si == 2:
+                a, b = lo, _pair(vid, ids[3])
+            else:
+                a, b = lo, _pair(ids[2], vid)
+            fin = _final.get((a << 24) | (b << 3) | n)
+            sh = _combine(a, b, n) if fin is None else fin
+            k = start + j
+            held = h[k]
+            if closed:
+                # After the discard: one kind fewer if it was a single, one
+                # pair fewer if it was exactly a pair.
+                k7 = kinds - (held == 1)
+                p7 = pairs - (held == 2)
+                sh = min(sh, 6 - p7 + max(0, 7 - k7))
+                if k in YAOCHU:
+                    yk = y_kinds - (held == 1)
+                    yp = y_pairs - (held == 2)
+                else:
+                    yk, yp = y_kinds, y_pairs
+                sh = min(sh, 13 - yk - (1 if yp else 0))
+            out[k] = sh
+    return out
+
+
 def waits(c: Sequence[int]) -> list[Kind]:
     """Kinds that complete a 3n+1 concealed hand, sorted.
 
@@ -486,6 +548,7 @@ __all__ = [
     "Block",
     "BlockType",
     "WaitReading",
+    "discard_shanten",
     "is_kokushi_13_wait",
     "is_tenpai",
     "shanten",

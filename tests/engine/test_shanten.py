@@ -15,6 +15,7 @@ import pytest
 
 from server.engine.agari import BlockType, Form, WaitShape, is_complete, regular_readings
 from server.engine.shanten import (
+    discard_shanten,
     is_kokushi_13_wait,
     is_tenpai,
     shanten,
@@ -354,3 +355,16 @@ def test_ukeire_matches_shanten_of_every_draw() -> None:
         assert set(u) == expected, c
         for d, left in u.items():
             assert left == max(0, 4 - c[d] - visible[d])
+
+
+def test_discard_shanten_matches_shanten_of_each_discard() -> None:
+    for c in _hands(8, 1500):
+        expected = {}
+        for k in range(NUM_KINDS):
+            if c[k]:
+                c[k] -= 1
+                expected[k] = shanten(c)
+                c[k] += 1
+        assert discard_shanten(c) == expected, c
+    with pytest.raises(ValueError, match="3n\\+2"):
+        discard_shanten(c_("123m"))
