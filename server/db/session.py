@@ -24,12 +24,22 @@ def make_engine(url: str) -> Engine:
 
         @event.listens_for(engine, "connect")
         def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+            # We issue BEGIN ourselves (below), so the driver must not.
+            dbapi_conn.isolation_level = None
             cur = dbapi_conn.cursor()
             if ":memory:" not in url:
                 cur.execute("PRAGMA journal_mode=WAL")
             cur.execute("PRAGMA foreign_keys=ON")
             cur.execute("PRAGMA synchronous=NORMAL")
             cur.close()
+
+        @event.listens_for(engine, "begin")
+        def _begin_immediate(conn: Any) -> None:
+            # A deferred transaction that reads and then writes fails at once with
+            # "database is locked" when another writer got in between (the busy
+            # timeout does not apply to that upgrade); taking the write lock at
+            # BEGIN makes concurrent writers wait their turn instead.
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
 
         return engine
     return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=10)
