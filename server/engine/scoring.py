@@ -17,6 +17,7 @@ from server.engine.tiles import (
     HAKU,
     NUM_KINDS,
     RED_5M,
+    RED_5P,
     RED_5S,
     WINDS,
     YAOCHU,
@@ -142,6 +143,9 @@ _TILES = frozenset(range(RED_5S + 1))
 # Kind of each tile value, red fives mapped to their five (a list index is faster than kind()).
 _KIND = [kind(t) for t in range(RED_5S + 1)]
 _DORA_OF = [dora_of(kind(t)) for t in range(RED_5S + 1)]
+# Bound of every memo table below: they hold what hands share (melds, suit shapes)
+# and stay small in play; the bound only guards against floods of odd input.
+_TABLE_LIMIT = 100_000
 
 
 class _Melds:
@@ -158,11 +162,50 @@ class _Melds:
         self.menzen = True
 
 
+_NO_MELDS = _Melds()  # shared by every closed hand without kan; never changed
+
+# One checked meld: (kinds sorted, red fives, first kind, chi?, open?, kan?, fu).
+_MeldInfo = tuple[tuple[Kind, ...], tuple[Tile, ...], Kind, bool, bool, bool, int]
+# Memoised per (type, tiles): a game has only a few hundred distinct melds.
+_MELD_INFO: dict[tuple[MeldType, tuple[Tile, ...]], _MeldInfo] = {}
+
+
+def _meld_info(i: int, m: Meld) -> _MeldInfo:
+    """Check one meld's shape (raising bad_input naming melds[i]) and summarise it."""
+    tiles = m.tiles
+    if not _TILES.issuperset(tiles):
+        raise _bad(f"melds[{i}]: not a meld")
+    mt = m.type
+    ks = sorted([_KIND[t] for t in tiles])
+    n = len(ks)
+    if mt is MeldType.CHI:
+        k0 = ks[0] if n == 3 else -1
+        ok = 0 <= k0 < 27 and k0 % 9 <= 6 and ks[1] == k0 + 1 and ks[2] == k0 + 2
+    elif mt is MeldType.PON:
+        ok = n == 3 and ks[0] == ks[2]
+    else:
+        ok = n == 4 and ks[0] == ks[3]
+    if not ok:
+        raise _bad(f"melds[{i}]: {_tiles_text(tiles)} is not a valid {m.type.value}")
+    k0 = ks[0]
+    is_open = mt is not MeldType.ANKAN
+    is_kan = mt in KAN_TYPES
+    # R22: 2 fu, doubled for a terminal or honor, doubled if concealed, x4 for a kan
+    fu = 0
+    if mt is not MeldType.CHI:
+        fu = (4 if IS_YAOCHU[k0] else 2) * (1 if is_open else 2) * (4 if is_kan else 1)
+    reds = tuple(t for t in tiles if t >= NUM_KINDS)
+    info = (tuple(ks), reds, k0, mt is MeldType.CHI, is_open, is_kan, fu)
+    if type(tiles) is tuple and len(_MELD_INFO) < _TABLE_LIMIT:
+        _MELD_INFO[mt, tiles] = info
+    return info
+
+
 def _validate(
     concealed: Sequence[Tile], melds: Sequence[Meld], ctx: WinContext, rules: RuleSet
-) -> tuple[list[int], list[int], int, _Melds]:
-    """Check the input; return the concealed and the whole hand's count arrays, the
-    number of red fives and the melds' summary."""
+) -> tuple[bytes, bytes, int, _Melds]:
+    """Check the input; return the concealed and the whole hand's counts by kind (as
+    bytes), the number of red fives and the melds' summary."""
     n_melds = len(melds)
     if n_melds > 4:
         raise _bad("melds: at most 4 melds")
@@ -176,52 +219,51 @@ def _validate(
         )
     if ctx.win_tile not in concealed:
         raise _bad(f"win: {_tile_name(ctx.win_tile)} is not among the concealed tiles")
-    c = [0] * NUM_KINDS
-    kind_of = _KIND
+    c = [0] * (RED_5S + 1)
     for t in concealed:
-        c[kind_of[t]] += 1
-    full = c[:]
-    reds = [t for t in concealed if t >= NUM_KINDS] if max(concealed) >= NUM_KINDS else []
-    ms = _Melds()
-    for i, m in enumerate(melds):
-        if not isinstance(m, Meld) or not _TILES.issuperset(m.tiles):
-            raise _bad(f"melds[{i}]: not a meld")
-        tiles = m.tiles
-        mt = m.type
-        ks = sorted([kind_of[t] for t in tiles])
-        n = len(ks)
-        if mt is MeldType.CHI:
-            k0 = ks[0] if n == 3 else -1
-            ok = 0 <= k0 < 27 and k0 % 9 <= 6 and ks[1] == k0 + 1 and ks[2] == k0 + 2
-        elif mt is MeldType.PON:
-            ok = n == 3 and ks[0] == ks[2]
-        else:
-            ok = n == 4 and ks[0] == ks[3]
-        if not ok:
-            raise _bad(f"melds[{i}]: {_tiles_text(tiles)} is not a valid {m.type.value}")
-        for k in ks:
-            full[k] += 1
-        if max(tiles) >= NUM_KINDS:
-            reds += [t for t in tiles if t >= NUM_KINDS]
-        k0 = ks[0]
-        is_open = mt is not MeldType.ANKAN
-        if is_open:
-            ms.menzen = False
-        if mt is MeldType.CHI:
-            ms.runs.append(k0)
-            continue
-        ms.trips.append(k0)
-        # R22: 2 fu, doubled for a terminal or honor, doubled if concealed, x4 for a kan
-        f = 4 if IS_YAOCHU[k0] else 2
-        if not is_open:
-            f *= 2
-            ms.ankou += 1
-        if mt in KAN_TYPES:
-            f *= 4
-            ms.kans += 1
-        ms.fu += f
-    if max(full) > 4:
-        k = full.index(max(full))
+        c[t] += 1
+    reds: list[Tile] = []
+    if c[RED_5M] or c[RED_5P] or c[RED_5S]:
+        for red, five in _RED_FIVES:
+            if c[red]:
+                reds += [red] * c[red]
+                c[five] += c[red]
+    del c[NUM_KINDS:]
+    b = bytes(c)
+    if not n_melds:
+        bf = b
+        ms = _NO_MELDS
+    else:
+        full = c[:]
+        ms = _Melds()
+        for i, m in enumerate(melds):
+            if not isinstance(m, Meld):
+                raise _bad(f"melds[{i}]: not a meld")
+            try:
+                info = _MELD_INFO.get((m.type, m.tiles))
+            except TypeError:  # unhashable tiles: checked (and refused) below
+                info = None
+            if info is None:
+                info = _meld_info(i, m)
+            ks, mreds, k0, is_chi, is_open, is_kan, fu = info
+            for k in ks:
+                full[k] += 1
+            if mreds:
+                reds += mreds
+            if is_open:
+                ms.menzen = False
+            if is_chi:
+                ms.runs.append(k0)
+                continue
+            ms.trips.append(k0)
+            ms.fu += fu
+            if not is_open:
+                ms.ankou += 1
+            if is_kan:
+                ms.kans += 1
+        bf = bytes(full)
+    if bf.translate(None, _AT_MOST_FOUR):
+        k = bf.index(max(bf))
         raise _bad(f"tiles: more than four of {tile_str(k)} (melds included)")
     if reds:
         if rules.red_fives == 0:
@@ -231,7 +273,7 @@ def _validate(
     if rules.red_fives:
         for red, five in _RED_FIVES:
             # With red fives there are only three plain fives of each suit.
-            if full[five] == 4 and red not in reds:
+            if bf[five] == 4 and red not in reds:
                 raise _bad(f"tiles: four fives need the red {tile_str(red)}")
     if ctx.seat_wind not in WINDS:
         raise _bad("seat_wind: must be a wind")
@@ -277,10 +319,11 @@ def _validate(
             raise _bad(f"{name}: tenhou is the dealer's, chiihou a non-dealer's")
         if riichi or ctx.rinshan or ctx.haitei:
             raise _bad(f"{name}: cannot combine with riichi, rinshan or haitei")
-    return c, full, len(reds), ms
+    return b, bf, len(reds), ms
 
 
-_RED_FIVES = tuple((red, _KIND[red]) for red in (RED_5M, RED_5M + 1, RED_5S))
+_RED_FIVES = tuple((red, _KIND[red]) for red in (RED_5M, RED_5P, RED_5S))
+_AT_MOST_FOUR = bytes(range(5))  # counts a hand may hold; translate() deletes them
 
 
 def _tile_name(t: object) -> str:
@@ -300,10 +343,9 @@ _Split = tuple[Kind, tuple[Kind, ...], tuple[Kind, ...]]
 # Every split of one suit's nine counts into sets and at most one pair, memoised
 # per distinct count vector (the bytes of the nine counts); a whole hand's
 # readings are the products of its suits' splits. Winning hands show only a few
-# thousand distinct suit vectors; the bound only guards against odd input.
+# thousand distinct suit vectors.
 _SUIT_SPLITS: tuple[dict[bytes, tuple[_Split, ...]], ...] = ({}, {}, {})
 _HONOR_SPLITS: dict[bytes, tuple[_Split, ...]] = {}
-_TABLE_LIMIT = 100_000
 
 
 def _suit_sets(
@@ -462,13 +504,12 @@ def score_hand(
     Picks the highest-scoring reading (R21). Raises ScoreError with code
     "not_agari", "no_yaku" or "bad_input".
     """
-    c, full, aka, ms = _validate(concealed, melds, ctx, rules)
+    b, bf, aka, ms = _validate(concealed, melds, ctx, rules)
     win = _KIND[ctx.win_tile]
     tsumo = ctx.tsumo
     menzen = ms.menzen
     seat_wind = ctx.seat_wind
     round_wind = ctx.round_wind
-    b = bytes(c)
     readings = _regular_readings(b)
     chiitoitsu = kokushi = False
     if not melds:
@@ -477,12 +518,16 @@ def score_hand(
     if not readings and not chiitoitsu and not kokushi:
         raise ScoreError("not_agari", "the hand is not complete")
 
-    man = sum(full[0:9])
-    pin = sum(full[9:18])
-    sou = sum(full[18:27])
-    honors = sum(full[27:34])
-    terminals = full[0] + full[8] + full[9] + full[17] + full[18] + full[26]
-    hand_ym = hand_yakuman(man, pin, sou, honors, terminals, full, c, win, bool(melds), rules)
+    honors = sum(bf[27:34])
+    suited = 14 + ms.kans - honors  # a kan is a fourth tile
+    terminals = bf[0] + bf[8] + bf[9] + bf[17] + bf[18] + bf[26]
+    no_man = bf.count(0, 0, 9) == 9
+    no_pin = bf.count(0, 9, 18) == 9
+    no_sou = bf.count(0, 18, 27) == 9
+    one_suit = no_man + no_pin + no_sou == 2
+    hand_ym = hand_yakuman(
+        suited, honors, terminals, one_suit, no_man and no_pin, bf, b, win, bool(melds), rules
+    )
     if ctx.tenhou:
         hand_ym.append(("tenhou", 1))
     elif ctx.chiihou:
@@ -492,10 +537,16 @@ def score_hand(
     if not hand_ym:
         # Yaku of the situation and of the tiles held count for every reading.
         fixed = _situation_yaku(ctx, menzen) + hand_yaku(
-            man, pin, sou, honors, terminals, menzen, rules
+            suited, honors, terminals, one_suit, menzen, rules
         )
-        dora, ura = _dora(full, ctx)
-        extra_han = sum([h for _, h in fixed]) + dora + aka + ura
+        for i in ctx.dora_indicators:
+            dora += bf[_DORA_OF[i]]
+        if ctx.riichi or ctx.double_riichi:  # R21: ura only with riichi
+            for i in ctx.ura_indicators:
+                ura += bf[_DORA_OF[i]]
+        extra_han = dora + aka + ura
+        for _, h in fixed:
+            extra_han += h
     dbl = 2 if rules.double_yakuman else 1
 
     # (base, yakuman?, han, fu) orders readings by points first (R21), then by han and
@@ -512,19 +563,23 @@ def score_hand(
             best_yaku = [*fixed, ("chiitoitsu", 2)]
     if kokushi:
         # 13-sided: the thirteen kinds were all held before the win, so the pair is the win tile.
-        ym = [*hand_ym, ("kokushi", dbl if c[win] == 2 else 1)]
+        ym = [*hand_ym, ("kokushi", dbl if b[win] == 2 else 1)]
         key = (8000 * sum([n for _, n in ym]), 1, 0, 0)
         if key > best_key:
             best_key, best_yaku = key, ym
 
+    m_runs = tuple(ms.runs)
+    m_trips = tuple(ms.trips)
     for pair, cruns, ctrips in readings:
-        runs = [*cruns, *ms.runs]
-        trips = [*ctrips, *ms.trips]
+        runs = cruns + m_runs
+        trips = ctrips + m_trips
         n_runs = len(runs)
         ankou0 = len(ctrips) + ms.ankou
-        rym = reading_yakuman(trips, pair, ms.kans, rules)
-        if hand_ym:
-            rym = hand_ym + rym
+        rym = hand_ym
+        if len(trips) >= 3:
+            rym = reading_yakuman(trips, pair, ms.kans, rules)
+            if hand_ym:
+                rym = hand_ym + rym
         value_pair = pair >= HAKU or pair in (seat_wind, round_wind)
         # R22 fu that every wait of this reading shares: sets (concealed triplets
         # as ankou), pair, and closed ron / tsumo.
@@ -595,32 +650,68 @@ def score_hand(
     base, is_ym, han, fu = best_key
     if base < 0:
         raise ScoreError("no_yaku", "the hand is complete but has no yaku")
-    dealer = seat_wind == EAST
-    pay = payments_for(base, dealer, tsumo)
+    pay = payments_for(base, seat_wind == EAST, tsumo)
     total = _payment_total(pay) + 300 * ctx.honba + 1000 * ctx.riichi_sticks
     if is_ym:
-        best_yaku = sorted(best_yaku, key=_yakuman_rank)
-        return WinResult((), tuple(best_yaku), 0, fu, "yakuman", 0, 0, 0, base, pay, total)
-    best_yaku.sort(key=_yaku_rank)
+        best_yaku = sorted(best_yaku, key=_ORDER.__getitem__)
+        return _result((), tuple(best_yaku), 0, fu, "yakuman", 0, 0, 0, base, pay, total)
+    best_yaku.sort(key=_ORDER.__getitem__)
     limit = base_points(han, fu, rules)[1]
-    return WinResult(tuple(best_yaku), (), han, fu, limit, dora, aka, ura, base, pay, total)
+    return _result(tuple(best_yaku), (), han, fu, limit, dora, aka, ura, base, pay, total)
 
 
-def _yaku_rank(y: tuple[str, int]) -> int:
-    return _YAKU_RANK[y[0]]
+class _Order(dict[tuple[str, int], int]):
+    """Listing order of (id, han) yaku and (id, multiplier) yakuman entries."""
+
+    def __missing__(self, key: tuple[str, int]) -> int:
+        y = key[0]
+        return _YAKU_RANK[y] if y in _YAKU_RANK else _YAKUMAN_RANK[y]
 
 
-def _yakuman_rank(y: tuple[str, int]) -> int:
-    return _YAKUMAN_RANK[y[0]]
+# Keyed by the whole entry so that sorting needs no Python key function.
+_ORDER = _Order(
+    [((y, h), i) for y, i in _YAKU_RANK.items() for h in YAKU_HAN[y] if h]
+    + [((y, m), i) for y, i in _YAKUMAN_RANK.items() for m in (1, 2)]
+)
+
+# WinResult is a frozen dataclass, whose __init__ sets each field through
+# object.__setattr__; score_hand builds one per call, so it fills the slots
+# directly (the same object, half the cost).
+_s_yaku, _s_yakuman, _s_han, _s_fu, _s_limit, _s_dora, _s_aka, _s_ura = (
+    getattr(WinResult, f).__set__
+    for f in ("yaku", "yakuman", "han", "fu", "limit", "dora", "aka", "ura")
+)
+_s_base, _s_payments, _s_total = (
+    getattr(WinResult, f).__set__ for f in ("base", "payments", "total")
+)
 
 
-def _dora(full: list[int], ctx: WinContext) -> tuple[int, int]:
-    """Dora and ura (R5, R21: ura only with riichi)."""
-    dora = sum([full[_DORA_OF[i]] for i in ctx.dora_indicators])
-    ura = 0
-    if ctx.riichi or ctx.double_riichi:
-        ura = sum([full[_DORA_OF[i]] for i in ctx.ura_indicators])
-    return dora, ura
+def _result(
+    yaku: tuple[tuple[str, int], ...],
+    yakuman: tuple[tuple[str, int], ...],
+    han: int,
+    fu: int,
+    limit: str | None,
+    dora: int,
+    aka: int,
+    ura: int,
+    base: int,
+    payments: dict[str, int],
+    total: int,
+) -> WinResult:
+    r: WinResult = object.__new__(WinResult)
+    _s_yaku(r, yaku)
+    _s_yakuman(r, yakuman)
+    _s_han(r, han)
+    _s_fu(r, fu)
+    _s_limit(r, limit)
+    _s_dora(r, dora)
+    _s_aka(r, aka)
+    _s_ura(r, ura)
+    _s_base(r, base)
+    _s_payments(r, payments)
+    _s_total(r, total)
+    return r
 
 
 # --- settlement (R19, R20, R24) -------------------------------------------

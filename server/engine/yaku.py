@@ -8,6 +8,8 @@ added by ``scoring`` from the win context, and so are dora.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from server.engine.rules import RuleSet
 from server.engine.tiles import (
     CHUN,
@@ -85,17 +87,17 @@ _GREEN_KINDS = sorted(GREEN)
 
 
 def hand_yaku(
-    man: int, pin: int, sou: int, honors: int, terminals: int, menzen: bool, rules: RuleSet
+    suited: int, honors: int, terminals: int, one_suit: bool, menzen: bool, rules: RuleSet
 ) -> list[tuple[str, int]]:
     """Yaku that depend only on which tiles the hand holds (any reading).
 
-    The arguments are tile totals of the whole hand, melds included.
+    Tile totals of the whole hand, melds included: suited tiles, honors, terminals;
+    ``one_suit``: the suited tiles are all of one suit (and there are some).
     """
     out: list[tuple[str, int]] = []
-    suited = man + pin + sou
     if honors == 0 and terminals == 0 and (menzen or rules.kuitan):
         out.append(("tanyao", 1))
-    if suited and (suited in (man, pin, sou)):
+    if one_suit:
         if honors:
             out.append(("honitsu", 3 if menzen else 2))
         else:
@@ -107,31 +109,30 @@ def hand_yaku(
 
 
 def hand_yakuman(
-    man: int,
-    pin: int,
-    sou: int,
+    suited: int,
     honors: int,
     terminals: int,
-    full: list[int],
-    concealed: list[int],
+    one_suit: bool,
+    no_man_pin: bool,
+    full: Sequence[int],
+    concealed: Sequence[int],
     win: Kind,
     has_melds: bool,
     rules: RuleSet,
 ) -> list[tuple[str, int]]:
     """Yakuman that depend only on the tiles held (any reading of a complete hand).
 
-    Totals as for ``hand_yaku``; ``full`` counts the whole hand, ``concealed``
-    the concealed tiles including the winning tile.
+    Totals as for ``hand_yaku``; ``no_man_pin``: no man or pin tile; ``full``
+    counts the whole hand, ``concealed`` the concealed tiles including the winning tile.
     """
     out: list[tuple[str, int]] = []
-    suited = man + pin + sou
     if suited == 0:
         out.append(("tsuuiisou", 1))
     elif honors == 0 and terminals == suited:
         out.append(("chinroutou", 1))
-    if man + pin == 0 and sum([full[k] for k in _GREEN_KINDS]) == sou + honors:
+    if no_man_pin and sum([full[k] for k in _GREEN_KINDS]) == suited + honors:
         out.append(("ryuuiisou", 1))
-    if not has_melds and honors == 0 and (suited in (man, pin, sou)):
+    if one_suit and not has_melds and honors == 0:
         ch = _chuuren(concealed, win)
         if ch:
             out.append(("chuuren", 2 if ch == 2 and rules.double_yakuman else 1))
@@ -139,8 +140,8 @@ def hand_yakuman(
 
 
 def reading_yaku(
-    runs: list[Kind],
-    trips: list[Kind],
+    runs: Sequence[Kind],
+    trips: Sequence[Kind],
     pair: Kind,
     kans: int,
     menzen: bool,
@@ -250,7 +251,7 @@ def reading_yaku(
 
 
 def reading_yakuman(
-    trips: list[Kind], pair: Kind, kans: int, rules: RuleSet
+    trips: Sequence[Kind], pair: Kind, kans: int, rules: RuleSet
 ) -> list[tuple[str, int]]:
     """Yakuman of a regular reading's sets that do not depend on the wait (suuankou
     does: the caller adds it), with multipliers (double only when the rules allow)."""
@@ -274,7 +275,7 @@ def reading_yakuman(
     return out
 
 
-def _chuuren(c: list[int], win: Kind) -> int:
+def _chuuren(c: Sequence[int], win: Kind) -> int:
     """0: not chuuren; 1: chuuren; 2: junsei (nine-sided: 1112345678999 before the win)."""
     for s0 in (0, 9, 18):
         if sum(c[s0 : s0 + 9]) != 14:
