@@ -20,7 +20,7 @@ from typing import Any
 from server.bots.base import Hand, Inputs, read_hand
 from server.engine import game as engine
 from server.engine.actions import Action, ActionType
-from server.engine.shanten import discard_shanten, shanten, ukeire
+from server.engine.shanten import discard_shanten, discard_ukeire, shanten
 from server.engine.tiles import DRAGONS, YAOCHU, Kind, is_red, kind, parse_tile
 
 _WIN = (ActionType.TSUMO, ActionType.RON)
@@ -120,22 +120,23 @@ class EfficientBot:
                     return a
         scored: list[tuple[tuple[int, int, int, int, int], Action]] = []
         # ukeire only matters to compare kinds; one best kind needs none
-        contenders = sum(1 for sh in by_kind.values() if sh == best_sh)
-        uke_cache: dict[Kind, int] = {} if contenders > 1 else dict.fromkeys(by_kind, 0)
+        contenders = [k for k, sh in by_kind.items() if sh == best_sh]
+        uke = (
+            {k: left for k, (_, left) in discard_ukeire(c, h.visible, contenders).items()}
+            if len(contenders) > 1
+            else dict.fromkeys(contenders, 0)
+        )
         for a in choices:
             assert a.tile is not None
             k = kind(a.tile)
-            sh = by_kind[k]
-            if sh != best_sh:
+            if by_kind[k] != best_sh:
                 continue
             c[k] -= 1
-            if k not in uke_cache:
-                uke_cache[k] = sum(ukeire(c, h.visible, known_shanten=sh).values())
             viol = self._plan_violations(h, c)
             c[k] += 1
             key = (
                 viol,
-                -uke_cache[k],
+                -uke[k],
                 0 if a.type is ActionType.RIICHI else 1,
                 _discard_preference(k, values),
                 # keep red fives: throw the plain five of the same kind first

@@ -18,7 +18,7 @@ max-plus convolution over the block budget.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from operator import add, itemgetter
 
@@ -341,11 +341,18 @@ def _improving(h: list[int], base: int | None = None) -> tuple[int, list[Kind]]:
     """
     if base is None:
         base = shanten(h)
-    total = sum(h)
+    keys = [bytes(h[0:9]), bytes(h[9:18]), bytes(h[18:27]), bytes(h[27:34])]
+    ids = [_vector_id(keys[i], i == 3) for i in range(4)]
+    return base, _improving_core(h, base, sum(h), keys, ids)
+
+
+def _improving_core(
+    h: list[int], base: int, total: int, keys: list[bytes], ids: list[int]
+) -> list[Kind]:
+    """``_improving`` given the hand's shanten, size and per-suit keys and ids."""
     n = (total + 1) // 3
-    k0, k1, k2, k3 = bytes(h[0:9]), bytes(h[9:18]), bytes(h[18:27]), bytes(h[27:34])
-    i0, i1 = _vector_id(k0, False), _vector_id(k1, False)
-    i2, i3 = _vector_id(k2, False), _vector_id(k3, True)
+    k0, k1, k2, k3 = keys
+    i0, i1, i2, i3 = ids
     lo = _pair(i0, i1)
     hi = _pair(i2, i3)
     pairs = _pairs
@@ -384,7 +391,7 @@ def _improving(h: list[int], base: int | None = None) -> tuple[int, list[Kind]]:
             for k in _KOKUSHI_KINDS:
                 if h[k] == 0 or (h[k] == 1 and not has_pair):
                     found.add(k)
-    return base, sorted(found)
+    return sorted(found)
 
 
 def discard_shanten(c: Sequence[int]) -> dict[Kind, int]:
@@ -446,6 +453,44 @@ def discard_shanten(c: Sequence[int]) -> dict[Kind, int]:
                     yk, yp = y_kinds, y_pairs
                 sh = min(sh, 13 - yk - (1 if yp else 0))
             out[k] = sh
+    return out
+
+
+def discard_ukeire(
+    c: Sequence[int],
+    visible: Sequence[int] | None = None,
+    only: Iterable[Kind] | None = None,
+) -> dict[Kind, tuple[int, int]]:
+    """For a 3n+2 hand: per held kind (or per kind in ``only``), the shanten
+    after discarding it and the number of unseen tiles that would lower that.
+
+    ``visible`` is as for ``ukeire``. Cheaper than ``ukeire`` per discard: the
+    three suits the discard leaves alone are looked up once.
+    """
+    after = discard_shanten(c)
+    if visible is not None:
+        _check_counts(visible)
+    h = list(c)
+    total = sum(h) - 1
+    keys = [bytes(h[0:9]), bytes(h[9:18]), bytes(h[18:27]), bytes(h[27:34])]
+    ids = [_vector_id(keys[i], i == 3) for i in range(4)]
+    out: dict[Kind, tuple[int, int]] = {}
+    for d in after if only is None else only:
+        if d not in after:
+            raise ValueError(f"cannot discard kind {d}: not in the hand")
+        si = min(d // 9, 3)
+        h[d] -= 1
+        ks = list(keys)
+        vs = list(ids)
+        ks[si] = bytes(h[9 * si : 9 * si + (7 if si == 3 else 9)])
+        vs[si] = _vector_id(ks[si], si == 3)
+        kinds = _improving_core(h, after[d], total, ks, vs)
+        if visible is None:
+            left = sum(max(0, 4 - h[k]) for k in kinds)
+        else:
+            left = sum(max(0, 4 - h[k] - visible[k]) for k in kinds)
+        h[d] += 1
+        out[d] = (after[d], left)
     return out
 
 
@@ -549,6 +594,7 @@ __all__ = [
     "BlockType",
     "WaitReading",
     "discard_shanten",
+    "discard_ukeire",
     "is_kokushi_13_wait",
     "is_tenpai",
     "shanten",

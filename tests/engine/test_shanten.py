@@ -16,6 +16,7 @@ import pytest
 from server.engine.agari import BlockType, Form, WaitShape, is_complete, regular_readings
 from server.engine.shanten import (
     discard_shanten,
+    discard_ukeire,
     is_kokushi_13_wait,
     is_tenpai,
     shanten,
@@ -368,3 +369,20 @@ def test_discard_shanten_matches_shanten_of_each_discard() -> None:
         assert discard_shanten(c) == expected, c
     with pytest.raises(ValueError, match="3n\\+2"):
         discard_shanten(c_("123m"))
+
+
+def test_discard_ukeire_matches_ukeire_after_each_discard() -> None:
+    rng = random.Random(9)
+    for c in _hands(10, 800):
+        visible = [rng.randrange(0, 5 - min(c[j], 4)) if c[j] < 4 else 0 for j in range(34)]
+        got = discard_ukeire(c, visible)
+        assert set(got) == {k for k in range(NUM_KINDS) if c[k]}
+        for d, (sh, left) in got.items():
+            c[d] -= 1
+            assert sh == shanten(c), c
+            assert left == sum(ukeire(c, visible).values()), c
+            c[d] += 1
+    hand = c_("123m456p789s11z234z")
+    assert set(discard_ukeire(hand, only=[parse_tiles("2z")[0]])) == {28}
+    with pytest.raises(ValueError, match="not in the hand"):
+        discard_ukeire(hand, only=[parse_tiles("9m")[0]])
