@@ -19,7 +19,22 @@ async def test_reconnect_replays_missed_events(sqlite_url: str, make_server: Any
     srv = make_server(sqlite_url, bot_delay_seconds=0.02)
     _client, g, game_id = bot_table(srv, UNTIMED)
     c = await TableClient.open(srv.ws, game_id, g["token"])
-    await _play_some(c, 3)
+    # Leave right after an own discard: the next seat's draw is certain to be missed,
+    # and it is private to that seat.
+    while True:
+        msg = await c.recv_type("view")
+        legal = msg["view"]["legal_actions"]
+        if not legal:
+            continue
+        drawn = msg["view"]["players"][c.seat]["drawn"]
+        discard = next(
+            (a for a in legal if a["type"] == "discard" and a.get("tile") == drawn), None
+        )
+        pick = discard or next((a for a in legal if a["type"] == "pass"), legal[-1])
+        await c.send({"type": "action", "action": pick})
+        if discard is not None:
+            await c.recv_type("event")  # our discard
+            break
     last = c.version
     await c.close()
     # The bots play on until the table waits on the (absent) human again.
