@@ -206,3 +206,21 @@ def test_score_endpoint_is_served(srv: Any) -> None:
         r = c.post("/api/score", json=body)
         assert r.status_code == 200, r.text
         assert {"id": "yakuhai_round_wind", "han": 1} in r.json()["yaku"]
+
+
+def test_rename_logout_and_remove_bot(srv: Any) -> None:
+    host, hg = srv.guest("Host")
+    assert host.patch("/api/me", json={"name": "  Aoi  "}).json() == {
+        "id": hg["player"]["id"],
+        "name": "Aoi",
+    }
+    assert host.patch("/api/me", json={"name": ""}).status_code == 422
+    code = host.post("/api/lobbies", json={}).json()["code"]
+    assert host.get(f"/api/lobbies/{code}").json()["slots"][0]["player"]["name"] == "Aoi"
+    host.post(f"/api/lobbies/{code}/bots", json={"level": "random", "slot": 3})
+    r = host.delete(f"/api/lobbies/{code}/bots/2")
+    assert r.status_code == 404 and r.json()["detail"]["code"] == "not_found"
+    assert host.delete(f"/api/lobbies/{code}/bots/3").json()["slots"][3]["bot"] is None
+    r = host.post("/api/logout")
+    assert r.status_code == 204 and "jantaku_token=" in r.headers["set-cookie"]
+    assert host.get("/api/me").status_code == 401
