@@ -715,19 +715,15 @@ class GameState:
             return f"{tile_str(action.tile)} is not in the hand"
         if at is ActionType.RIICHI:
             return "discarding that tile does not leave the hand tenpai"
+        if at is ActionType.ANKAN and action.tile is not None and action.tile >= NUM_KINDS:
+            return f"name an ankan by its kind ({tile_str(kind(action.tile))}), not the red five"
+        if len(action.tiles) > 1 and tuple(sorted(action.tiles, key=sort_key)) != action.tiles:
+            return "list the own tiles in the order legal_actions gives (sorted)"
         return f"that {at.value} is not possible (wrong tiles)"
 
     def apply(self, action: Action) -> list[Event]:
         if action.seat not in range(4):
             raise IllegalAction(self.why_illegal(action))
-        if action.type is ActionType.ANKAN and action.tile is not None and action.tile >= NUM_KINDS:
-            # an ankan is named by its kind; a red five names the same kan
-            action = Action(action.type, action.seat, kind(action.tile), action.tiles)
-        if len(action.tiles) > 1:
-            # the own tiles of a call may come in any order
-            ordered = tuple(sorted(action.tiles, key=sort_key))
-            if ordered != action.tiles:
-                action = Action(action.type, action.seat, action.tile, ordered)
         legal = self.legal(action.seat)
         for a in legal:
             if a is action:  # bots hand back the very objects listed: no __eq__ calls
@@ -784,7 +780,9 @@ class GameState:
         self.discards[s] += 1
         self.rinshan = False
         self.kuikae = _NO_KINDS
-        self._update_waits(s, self.shanten13[s] - 1)
+        if not tsumogiri:
+            # a tsumogiri leaves the hand as it was before the draw: waits unchanged
+            self._update_waits(s, self.shanten13[s] - 1)
         events = [
             Event(
                 "discard",

@@ -117,9 +117,11 @@ def test_r11_kuikae_after_pon_forbids_the_called_kind() -> None:
         st.apply(action(2, "discard", "5p"))
 
 
-def test_r8_call_tiles_in_any_order_are_accepted() -> None:
+def test_r8_only_listed_actions_are_accepted_with_a_reason() -> None:
     st = start()
     act(st, 3, "pass")
     act(st, 2, "pass")
-    evs = act(st, 1, "chi", tiles="76p")
+    with pytest.raises(IllegalAction, match="order legal_actions gives"):
+        st.apply(action(1, "chi", tiles="76p"))
+    evs = act(st, 1, "chi", tiles="67p")
     assert ev(evs, "call")[0].data["tiles"] == ["5p", "6p", "7p"]

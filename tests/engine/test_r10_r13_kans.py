@@ -235,12 +235,14 @@ def test_r12_second_kakan_stands_the_first_kans_dora_shows() -> None:
     assert ev(evs, "draw")[0].data["rinshan"]
 
 
-def test_r12_ankan_with_a_red_five_named_by_kind_or_red_tile() -> None:
+def test_r12_ankan_with_a_red_five_is_named_by_its_kind() -> None:
     from server.engine.rules import preset
 
     hands = ["0555p123m456s789s", None, None, None]
     st = game(hands, draws="2z", rinshan="3z", rules=preset("standard"))
     ankans = [a for a in legal_actions(st, 0) if a.type.value == "ankan"]
     assert [a.tile for a in ankans] == [parse_tile("5p")]
-    evs = act(st, 0, "ankan", "0p")
+    with pytest.raises(IllegalAction, match="by its kind"):
+        st.apply(action(0, "ankan", "0p"))
+    evs = act(st, 0, "ankan", "5p")
     assert ev(evs, "kan")[0].data["tiles"] == ["5p", "5p", "5p", "0p"]
