@@ -307,13 +307,20 @@ def _check_waiting_size(c: Sequence[int]) -> None:
         raise ValueError(f"waits need a hand of 3n+1 tiles, got {sum(c)}")
 
 
-# suit key -> ((index in suit, vector id after drawing it), ...) for the draws
-# that could join a block: the kind held, or within two of a held kind.
-_draws_suit: dict[bytes, tuple[tuple[int, int], ...]] = {}
-_draws_honor: dict[bytes, tuple[tuple[int, int], ...]] = {}
+# suit key -> id of its draw list: ((index in suit, vector id after drawing
+# it), ...) for the draws that could join a block (the kind held, or within
+# two of a held kind). Draw lists are interned: few distinct ones occur.
+_draws_suit: dict[bytes, int] = {}
+_draws_honor: dict[bytes, int] = {}
+_draw_list_ids: dict[tuple[tuple[int, int], ...], int] = {}
+_draw_lists: list[tuple[tuple[int, int], ...]] = []
+# (draw list id, partner id, other half id, sets needed, shanten, suit) ->
+# kinds of that suit whose draw lowers the shanten
+_GAINS_LIMIT = 500_000
+_suit_gains: dict[tuple[int, int, int, int, int, int], tuple[Kind, ...]] = {}
 
 
-def _draws(key: bytes, honors: bool) -> tuple[tuple[int, int], ...]:
+def _draws(key: bytes, honors: bool) -> int:
     table = _draws_honor if honors else _draws_suit
     hit = table.get(key)
     if hit is not None:
@@ -329,8 +336,29 @@ def _draws(key: bytes, honors: bool) -> tuple[tuple[int, int], ...]:
         out.append((j, _vector_id(bytes(arr), honors)))
         arr[j] -= 1
     res = tuple(out)
-    table[key] = res
-    return res
+    i = _draw_list_ids.get(res)
+    if i is None:
+        i = len(_draw_lists)
+        _draw_lists.append(res)
+        _draw_list_ids[res] = i
+    table[key] = i
+    return i
+
+
+def _suit_gain(
+    si: int, draws: tuple[tuple[int, int], ...], partner: int, other: int, n: int, base: int
+) -> tuple[Kind, ...]:
+    """Kinds of suit ``si`` whose draw lowers the regular shanten below ``base``."""
+    out = []
+    for j, vid in draws:
+        # suits 0/2 are the first of their half, 1/3 the second
+        half = _pair(vid, partner) if si in (0, 2) else _pair(partner, vid)
+        a, b = (half, other) if si < 2 else (other, half)
+        fin = _final.get((a << 24) | (b << 3) | n)
+        sh = _combine(a, b, n) if fin is None else fin
+        if sh < base:
+            out.append(9 * si + j)
+    return tuple(out)
 
 
 def _improving(h: list[int], base: int | None = None) -> tuple[int, list[Kind]]:
@@ -355,28 +383,27 @@ def _improving_core(
     i0, i1, i2, i3 = ids
     lo = _pair(i0, i1)
     hi = _pair(i2, i3)
-    pairs = _pairs
-    final = _final
     found: set[Kind] = set()
-    # Regular form: per suit, the new id of that half, the other half fixed.
-    for start, key, honors, partner, first in (
-        (0, k0, False, i1, True),
-        (9, k1, False, i0, False),
-        (18, k2, False, i3, True),
-        (27, k3, True, i2, False),
+    memo = _suit_gains
+    # Regular form: per suit, the draws that lower the shanten depend only on
+    # that suit's draw list, its partner suit's id, the other half's id, the
+    # sets needed and the current shanten: memoised on exactly that.
+    for si, key, partner, other in (
+        (0, k0, i1, hi),
+        (1, k1, i0, hi),
+        (2, k2, i3, lo),
+        (3, k3, i2, lo),
     ):
-        low_half = start < 18
-        for j, vid in _draws(key, honors):
-            pk = (vid << 16) | partner if first else (partner << 16) | vid
-            got = pairs.get(pk)
-            if got is None:
-                got = _pair(vid, partner) if first else _pair(partner, vid)
-            fk = (got << 24) | (hi << 3) | n if low_half else (lo << 24) | (got << 3) | n
-            sh = final.get(fk)
-            if sh is None:
-                sh = _combine(got, hi, n) if low_half else _combine(lo, got, n)
-            if sh < base:
-                found.add(start + j)
+        dl = _draws(key, si == 3)
+        mk = (dl, partner, other, n, base, si)
+        gains = memo.get(mk)
+        if gains is None:
+            gains = _suit_gain(si, _draw_lists[dl], partner, other, n, base)
+            if len(memo) >= _GAINS_LIMIT:
+                memo.clear()
+            memo[mk] = gains
+        if gains:
+            found.update(gains)
     # Chiitoitsu/kokushi can only improve if they already give the shanten;
     # a draw then lowers them by one in these cases (possibly a kind far from
     # anything held, which the regular loop above never looks at).
