@@ -62,30 +62,20 @@ def _check_counts(c: Sequence[int]) -> None:
 
 # --- per-suit tables -------------------------------------------------------
 
-# key (bytes of the suit's counts) -> frozenset of Pareto-best (m, t, p)
-_pareto_suit: dict[bytes, frozenset[tuple[int, int, int]]] = {}
-_pareto_honor: dict[bytes, frozenset[tuple[int, int, int]]] = {}
+# key (bytes of the suit's counts) -> best taatsu count per (pair, sets): slot
+# 5 * p + m holds the most taatsu t (capped at 4 - m, which is all any budget
+# can use) over decompositions with m sets and p pairs, or -1 if there is none.
+# More taatsu never hurts, so the max per (p, m) is all that matters.
+_pareto_suit: dict[bytes, tuple[int, ...]] = {}
+_pareto_honor: dict[bytes, tuple[int, ...]] = {}
 # key -> id of its interned 10-slot vector (see the module docstring)
 _vec_suit: dict[bytes, int] = {}
 _vec_honor: dict[bytes, int] = {}
 
-
-def _prune(items: set[tuple[int, int, int]]) -> frozenset[tuple[int, int, int]]:
-    # More sets or more taatsu never lowers the value for any budget, so an
-    # entry dominated on both (with the same pair flag) can be dropped.
-    kept = set()
-    for m, t, p in items:
-        t = min(t, 4 - m) if m <= 4 else 0
-        kept.add((m, t, p))
-    out = [
-        e
-        for e in kept
-        if not any(o != e and o[2] == e[2] and o[0] >= e[0] and o[1] >= e[1] for o in kept)
-    ]
-    return frozenset(out)
+_EMPTY_PARETO = (0, -1, -1, -1, -1, -1, -1, -1, -1, -1)
 
 
-def _pareto(key: bytes, honors: bool) -> frozenset[tuple[int, int, int]]:
+def _pareto(key: bytes, honors: bool) -> tuple[int, ...]:
     table = _pareto_honor if honors else _pareto_suit
     hit = table.get(key)
     if hit is not None:
@@ -95,20 +85,27 @@ def _pareto(key: bytes, honors: bool) -> frozenset[tuple[int, int, int]]:
     while i < n and key[i] == 0:
         i += 1
     if i == n:
-        res = frozenset({(0, 0, 0)})
-        table[key] = res
-        return res
+        table[key] = _EMPTY_PARETO
+        return _EMPTY_PARETO
     c = bytearray(key)
-    found: set[tuple[int, int, int]] = set()
+    best = [-1] * 10
 
     def take(dm: int, dt: int, dp: int, *ks: int) -> None:
         for k in ks:
             c[k] -= 1
-        for m, t, p in _pareto(bytes(c), honors):
-            if p + dp <= 1:
-                found.add((m + dm, t + dt, p + dp))
+        sub = _pareto(bytes(c), honors)
         for k in ks:
             c[k] += 1
+        for p in range(2 - dp):
+            for m in range(5 - dm):
+                t = sub[5 * p + m]
+                if t < 0:
+                    continue
+                nm = m + dm
+                nt = min(t + dt, 4 - nm)
+                slot = 5 * (p + dp) + nm
+                if nt > best[slot]:
+                    best[slot] = nt
 
     # The first held kind is either left isolated or used in some block.
     take(0, 0, 0, i)
@@ -124,7 +121,7 @@ def _pareto(key: bytes, honors: bool) -> frozenset[tuple[int, int, int]]:
             take(0, 1, 0, i, i + 1)
         if i <= 6 and c[i + 2]:
             take(0, 1, 0, i, i + 2)
-    res = _prune(found)
+    res = tuple(best)
     table[key] = res
     return res
 
@@ -151,7 +148,12 @@ def _vector_id(key: bytes, honors: bool) -> int:
     if hit is not None:
         return hit
     v = [0] * 5 + [_NONE] * 5
-    for m, t, p in _pareto(key, honors):
+    par = _pareto(key, honors)
+    for slot in range(10):
+        t = par[slot]
+        if t < 0:
+            continue
+        p, m = divmod(slot, 5)
         for b in range(5):
             mm = min(m, b)
             val = 2 * mm + min(t, b - mm) + p
