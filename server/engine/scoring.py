@@ -128,14 +128,6 @@ def payments_for(base: int, dealer: bool, tsumo: bool) -> dict[str, int]:
     return {"tsumo_dealer": _up100(base * 2), "tsumo_nondealer": _up100(base)}
 
 
-def _payment_total(payments: dict[str, int]) -> int:
-    if "ron" in payments:
-        return payments["ron"]
-    if "tsumo_dealer" in payments:
-        return payments["tsumo_dealer"] + 2 * payments["tsumo_nondealer"]
-    return 3 * payments["tsumo_nondealer"]
-
-
 # --- validation -----------------------------------------------------------
 
 
@@ -148,26 +140,11 @@ _DORA_OF = [dora_of(kind(t)) for t in range(RED_5S + 1)]
 _TABLE_LIMIT = 100_000
 
 
-class _Melds:
-    """What scoring needs from the declared melds, gathered while validating them."""
-
-    __slots__ = ("ankou", "fu", "kans", "menzen", "runs", "trips")
-
-    def __init__(self) -> None:
-        self.runs: list[Kind] = []  # first kinds of the chi
-        self.trips: list[Kind] = []  # kinds of the pon and kan
-        self.fu = 0  # their fu (R22)
-        self.ankou = 0  # ankan, which count as concealed triplets
-        self.kans = 0
-        self.menzen = True
-
-
-_NO_MELDS = _Melds()  # shared by every closed hand without kan; never changed
-
 # One checked meld: (kinds sorted, red fives, first kind, chi?, open?, kan?, fu).
 _MeldInfo = tuple[tuple[Kind, ...], tuple[Tile, ...], Kind, bool, bool, bool, int]
-# Memoised per (type, tiles): a game has only a few hundred distinct melds.
-_MELD_INFO: dict[tuple[MeldType, tuple[Tile, ...]], _MeldInfo] = {}
+# Memoised per (tiles, id of the type): a game has only a few hundred distinct
+# melds. (The type's id, not the type: hashing an Enum member runs Python code.)
+_MELD_INFO: dict[tuple[tuple[Tile, ...], int], _MeldInfo] = {}
 
 
 def _meld_info(i: int, m: Meld) -> _MeldInfo:
@@ -197,15 +174,21 @@ def _meld_info(i: int, m: Meld) -> _MeldInfo:
     reds = tuple(t for t in tiles if t >= NUM_KINDS)
     info = (tuple(ks), reds, k0, mt is MeldType.CHI, is_open, is_kan, fu)
     if type(tiles) is tuple and len(_MELD_INFO) < _TABLE_LIMIT:
-        _MELD_INFO[mt, tiles] = info
+        _MELD_INFO[tiles, id(mt)] = info
     return info
+
+
+# What _validate returns: the concealed and the whole hand's counts by kind (as
+# bytes), the number of red fives, and from the melds: the chi's first kinds, the
+# pon/kan kinds, their fu (R22), the number of ankan (concealed triplets) and of
+# kans, and whether the hand is closed (menzen).
+_Checked = tuple[bytes, bytes, int, tuple[Kind, ...], tuple[Kind, ...], int, int, int, bool]
 
 
 def _validate(
     concealed: Sequence[Tile], melds: Sequence[Meld], ctx: WinContext, rules: RuleSet
-) -> tuple[bytes, bytes, int, _Melds]:
-    """Check the input; return the concealed and the whole hand's counts by kind (as
-    bytes), the number of red fives and the melds' summary."""
+) -> _Checked:
+    """Check the input and summarise it for scoring (see _Checked)."""
     n_melds = len(melds)
     if n_melds > 4:
         raise _bad("melds: at most 4 melds")
@@ -230,37 +213,43 @@ def _validate(
                 c[five] += c[red]
     del c[NUM_KINDS:]
     b = bytes(c)
+    m_runs: tuple[Kind, ...] = ()
+    m_trips: tuple[Kind, ...] = ()
+    m_fu = m_ankou = m_kans = 0
+    menzen = True
     if not n_melds:
         bf = b
-        ms = _NO_MELDS
     else:
         full = c[:]
-        ms = _Melds()
         for i, m in enumerate(melds):
             if not isinstance(m, Meld):
                 raise _bad(f"melds[{i}]: not a meld")
             try:
-                info = _MELD_INFO.get((m.type, m.tiles))
+                info = _MELD_INFO.get((m.tiles, id(m.type)))
             except TypeError:  # unhashable tiles: checked (and refused) below
                 info = None
             if info is None:
                 info = _meld_info(i, m)
             ks, mreds, k0, is_chi, is_open, is_kan, fu = info
-            for k in ks:
-                full[k] += 1
+            if is_chi:
+                full[k0] += 1
+                full[k0 + 1] += 1
+                full[k0 + 2] += 1
+            else:
+                full[k0] += len(ks)
             if mreds:
                 reds += mreds
             if is_open:
-                ms.menzen = False
+                menzen = False
             if is_chi:
-                ms.runs.append(k0)
+                m_runs += (k0,)
                 continue
-            ms.trips.append(k0)
-            ms.fu += fu
+            m_trips += (k0,)
+            m_fu += fu
             if not is_open:
-                ms.ankou += 1
+                m_ankou += 1
             if is_kan:
-                ms.kans += 1
+                m_kans += 1
         bf = bytes(full)
     if bf.translate(None, _AT_MOST_FOUR):
         k = bf.index(max(bf))
@@ -293,7 +282,7 @@ def _validate(
         raise _bad("riichi_sticks: must be a non-negative integer")
     tsumo = ctx.tsumo
     riichi = ctx.riichi or ctx.double_riichi
-    if riichi and not ms.menzen:
+    if riichi and not menzen:
         raise _bad("riichi: an open hand cannot be in riichi")
     if ctx.ippatsu and not riichi:
         raise _bad("ippatsu: needs riichi")
@@ -307,7 +296,7 @@ def _validate(
         raise _bad("chankan: cannot be on the last discard (houtei)")
     if ctx.rinshan and not tsumo:
         raise _bad("rinshan: needs tsumo")
-    if ctx.rinshan and not ms.kans:
+    if ctx.rinshan and not m_kans:
         raise _bad("rinshan: needs a kan")
     if ctx.tenhou or ctx.chiihou:
         name = "tenhou" if ctx.tenhou else "chiihou"
@@ -319,7 +308,7 @@ def _validate(
             raise _bad(f"{name}: tenhou is the dealer's, chiihou a non-dealer's")
         if riichi or ctx.rinshan or ctx.haitei:
             raise _bad(f"{name}: cannot combine with riichi, rinshan or haitei")
-    return b, bf, len(reds), ms
+    return b, bf, len(reds), m_runs, m_trips, m_fu, m_ankou, m_kans, menzen
 
 
 _RED_FIVES = tuple((red, _KIND[red]) for red in (RED_5M, RED_5P, RED_5S))
@@ -337,8 +326,8 @@ def _tiles_text(tiles: Sequence[Tile]) -> str:
 # --- readings -------------------------------------------------------------
 
 # A regular reading of the concealed tiles: (pair kind or -1, first kinds of the
-# runs, kinds of the triplets), kinds ascending.
-_Split = tuple[Kind, tuple[Kind, ...], tuple[Kind, ...]]
+# runs, kinds of the triplets, the triplets' fu as ankou), kinds ascending.
+_Split = tuple[Kind, tuple[Kind, ...], tuple[Kind, ...], int]
 
 # Every split of one suit's nine counts into sets and at most one pair, memoised
 # per distinct count vector (the bytes of the nine counts); a whole hand's
@@ -356,7 +345,8 @@ def _suit_sets(
     while i < 9 and c[i] == 0:
         i += 1
     if i == 9:
-        out.append((-1, tuple(runs), tuple(trips)))
+        fu = sum([8 if IS_YAOCHU[k] else 4 for k in trips])  # R22 ankou
+        out.append((-1, tuple(runs), tuple(trips), fu))
         return
     if c[i] >= 3:
         c[i] -= 3
@@ -393,7 +383,7 @@ def _suit_splits(key: bytes, s: int) -> tuple[_Split, ...]:
                 found: list[_Split] = []
                 _suit_sets(c, 0, base, [], [], found)
                 c[p] += 2
-                out += [(base + p, runs, trips) for _, runs, trips in found]
+                out += [(base + p, runs, trips, fu) for _, runs, trips, fu in found]
     res = tuple(out)
     table[key] = res
     return res
@@ -413,7 +403,7 @@ def _honor_splits(key: bytes) -> tuple[_Split, ...]:
         elif n:
             break
     else:
-        res = ((pair, (), tuple(trips)),)
+        res = ((pair, (), tuple(trips), 8 * len(trips)),)
     _HONOR_SPLITS[key] = res
     return res
 
@@ -451,9 +441,21 @@ def _regular_readings(b: bytes) -> list[_Split]:
         return []
     if len(m) == 1 and len(p) == 1 and len(s) == 1:
         a, b_, c = m[0], p[0], s[0]
-        return [(max(a[0], b_[0], c[0], h[0]), a[1] + b_[1] + c[1], a[2] + b_[2] + c[2] + h[2])]
+        return [
+            (
+                max(a[0], b_[0], c[0], h[0]),
+                a[1] + b_[1] + c[1],
+                a[2] + b_[2] + c[2] + h[2],
+                a[3] + b_[3] + c[3] + h[3],
+            )
+        ]
     out = [
-        (max(a[0], b_[0], c[0], h[0]), a[1] + b_[1] + c[1], a[2] + b_[2] + c[2] + h[2])
+        (
+            max(a[0], b_[0], c[0], h[0]),
+            a[1] + b_[1] + c[1],
+            a[2] + b_[2] + c[2] + h[2],
+            a[3] + b_[3] + c[3] + h[3],
+        )
         for a in m
         for b_ in p
         for c in s
@@ -504,10 +506,11 @@ def score_hand(
     Picks the highest-scoring reading (R21). Raises ScoreError with code
     "not_agari", "no_yaku" or "bad_input".
     """
-    b, bf, aka, ms = _validate(concealed, melds, ctx, rules)
+    b, bf, aka, m_runs, m_trips, m_fu, m_ankou, m_kans, menzen = _validate(
+        concealed, melds, ctx, rules
+    )
     win = _KIND[ctx.win_tile]
     tsumo = ctx.tsumo
-    menzen = ms.menzen
     seat_wind = ctx.seat_wind
     round_wind = ctx.round_wind
     readings = _regular_readings(b)
@@ -519,15 +522,18 @@ def score_hand(
         raise ScoreError("not_agari", "the hand is not complete")
 
     honors = sum(bf[27:34])
-    suited = 14 + ms.kans - honors  # a kan is a fourth tile
+    suited = 14 + m_kans - honors  # a kan is a fourth tile
     terminals = bf[0] + bf[8] + bf[9] + bf[17] + bf[18] + bf[26]
     no_man = bf.count(0, 0, 9) == 9
     no_pin = bf.count(0, 9, 18) == 9
     no_sou = bf.count(0, 18, 27) == 9
     one_suit = no_man + no_pin + no_sou == 2
-    hand_ym = hand_yakuman(
-        suited, honors, terminals, one_suit, no_man and no_pin, bf, b, win, bool(melds), rules
-    )
+    hand_ym: list[tuple[str, int]] = []
+    # Only these hands can hold a yakuman of tiles alone (see hand_yakuman).
+    if suited == 0 or (no_man and no_pin) or (honors == 0 and (one_suit or terminals == suited)):
+        hand_ym = hand_yakuman(
+            suited, honors, terminals, one_suit, no_man and no_pin, bf, b, win, bool(melds), rules
+        )
     if ctx.tenhou:
         hand_ym.append(("tenhou", 1))
     elif ctx.chiihou:
@@ -553,13 +559,15 @@ def score_hand(
     # fu like Tenhou; the winner's yaku list and result are only built once.
     best_key: tuple[int, int, int, int] = (-1, 0, 0, 0)
     best_yaku: list[tuple[str, int]] = []
+    best_limit: str | None = None
     if chiitoitsu:
         if hand_ym:
             best_key = (8000 * sum([n for _, n in hand_ym]), 1, 0, 25)
             best_yaku = hand_ym
         else:
             han = extra_han + 2
-            best_key = (base_points(han, 25, rules)[0], 0, han, 25)
+            base, best_limit = base_points(han, 25, rules)
+            best_key = (base, 0, han, 25)
             best_yaku = [*fixed, ("chiitoitsu", 2)]
     if kokushi:
         # 13-sided: the thirteen kinds were all held before the win, so the pair is the win tile.
@@ -568,24 +576,20 @@ def score_hand(
         if key > best_key:
             best_key, best_yaku = key, ym
 
-    m_runs = tuple(ms.runs)
-    m_trips = tuple(ms.trips)
-    for pair, cruns, ctrips in readings:
+    for pair, cruns, ctrips, ankou_fu in readings:
         runs = cruns + m_runs
         trips = ctrips + m_trips
         n_runs = len(runs)
-        ankou0 = len(ctrips) + ms.ankou
+        ankou0 = len(ctrips) + m_ankou
         rym = hand_ym
         if len(trips) >= 3:
-            rym = reading_yakuman(trips, pair, ms.kans, rules)
+            rym = reading_yakuman(trips, pair, m_kans, rules)
             if hand_ym:
                 rym = hand_ym + rym
         value_pair = pair >= HAKU or pair in (seat_wind, round_wind)
         # R22 fu that every wait of this reading shares: sets (concealed triplets
         # as ankou), pair, and closed ron / tsumo.
-        fu0 = 20 + ms.fu
-        for k in ctrips:
-            fu0 += 8 if IS_YAOCHU[k] else 4
+        fu0 = 20 + m_fu + ankou_fu
         if pair >= HAKU:
             fu0 += 2
         elif pair == seat_wind and pair == round_wind:
@@ -632,16 +636,17 @@ def score_hand(
                 continue
             if ry is None:
                 ry, rh = reading_yaku(
-                    runs, trips, pair, ms.kans, menzen, seat_wind, round_wind, rules
+                    runs, trips, pair, m_kans, menzen, seat_wind, round_wind, rules
                 )
             pinfu = pinfu and menzen
             han = extra_han + rh + pinfu + (2 if ankou == 3 else 0)
             if han == dora + aka + ura:
                 continue  # dora alone are not a yaku
-            base = base_points(han, fu, rules)[0]
+            base, limit = base_points(han, fu, rules)
             key = (base, 0, han, fu)
             if key > best_key:
                 best_key = key
+                best_limit = limit
                 best_yaku = fixed + ry
                 if pinfu:
                     best_yaku.append(("pinfu", 1))
@@ -650,14 +655,25 @@ def score_hand(
     base, is_ym, han, fu = best_key
     if base < 0:
         raise ScoreError("no_yaku", "the hand is complete but has no yaku")
-    pay = payments_for(base, seat_wind == EAST, tsumo)
-    total = _payment_total(pay) + 300 * ctx.honba + 1000 * ctx.riichi_sticks
+    # payments_for inline, with the winner's gain (R23)
+    if not tsumo:
+        gain = (base * (6 if seat_wind == EAST else 4) + 99) // 100 * 100
+        pay = {"ron": gain}
+    elif seat_wind == EAST:
+        each = (base * 2 + 99) // 100 * 100
+        gain = 3 * each
+        pay = {"tsumo_nondealer": each}
+    else:
+        from_dealer = (base * 2 + 99) // 100 * 100
+        each = (base + 99) // 100 * 100
+        gain = from_dealer + 2 * each
+        pay = {"tsumo_dealer": from_dealer, "tsumo_nondealer": each}
+    total = gain + 300 * ctx.honba + 1000 * ctx.riichi_sticks
     if is_ym:
         best_yaku = sorted(best_yaku, key=_ORDER.__getitem__)
         return _result((), tuple(best_yaku), 0, fu, "yakuman", 0, 0, 0, base, pay, total)
     best_yaku.sort(key=_ORDER.__getitem__)
-    limit = base_points(han, fu, rules)[1]
-    return _result(tuple(best_yaku), (), han, fu, limit, dora, aka, ura, base, pay, total)
+    return _result(tuple(best_yaku), (), han, fu, best_limit, dora, aka, ura, base, pay, total)
 
 
 class _Order(dict[tuple[str, int], int]):
