@@ -423,6 +423,32 @@ def _improving_core(
     return sorted(found)
 
 
+# suit key -> ((index in suit, vector id, key) after removing one of that
+# kind, ...) for every held kind of the suit
+_removals_suit: dict[bytes, tuple[tuple[int, int, bytes], ...]] = {}
+_removals_honor: dict[bytes, tuple[tuple[int, int, bytes], ...]] = {}
+
+
+def _removals(key: bytes, honors: bool) -> tuple[tuple[int, int, bytes], ...]:
+    table = _removals_honor if honors else _removals_suit
+    hit = table.get(key)
+    if hit is not None:
+        return hit
+    arr = bytearray(key)
+    out = []
+    for j in range(len(arr)):
+        if arr[j]:
+            arr[j] -= 1
+            k2 = bytes(arr)
+            arr[j] += 1
+            out.append((j, _vector_id(k2, honors), k2))
+    res = tuple(out)
+    if len(table) >= _GAINS_LIMIT:
+        table.clear()
+    table[key] = res
+    return res
+
+
 def discard_shanten(c: Sequence[int]) -> dict[Kind, int]:
     """For a 3n+2 hand: the shanten after discarding each held kind.
 
@@ -449,14 +475,7 @@ def discard_shanten(c: Sequence[int]) -> dict[Kind, int]:
     out: dict[Kind, int] = {}
     for si in range(4):
         start = 9 * si
-        honors = si == 3
-        arr = bytearray(keys[si])
-        for j in range(len(arr)):
-            if not arr[j]:
-                continue
-            arr[j] -= 1
-            vid = _vector_id(bytes(arr), honors)
-            arr[j] += 1
+        for j, vid, _ in _removals(keys[si], si == 3):
             if si == 0:
                 a, b = _pair(vid, ids[1]), hi
             elif si == 1:
@@ -503,16 +522,19 @@ def discard_ukeire(
     total = sum(h) - 1
     keys = [bytes(h[0:9]), bytes(h[9:18]), bytes(h[18:27]), bytes(h[27:34])]
     ids = [_vector_id(keys[i], i == 3) for i in range(4)]
+    removed = {
+        9 * si + j: (si, vid, k2) for si in range(4) for j, vid, k2 in _removals(keys[si], si == 3)
+    }
     out: dict[Kind, tuple[int, int]] = {}
     for d in after if only is None else only:
         if d not in after:
             raise ValueError(f"cannot discard kind {d}: not in the hand")
-        si = min(d // 9, 3)
+        si, vid, k2 = removed[d]
         h[d] -= 1
         ks = list(keys)
         vs = list(ids)
-        ks[si] = bytes(h[9 * si : 9 * si + (7 if si == 3 else 9)])
-        vs[si] = _vector_id(ks[si], si == 3)
+        ks[si] = k2
+        vs[si] = vid
         kinds = _improving_core(h, after[d], total, ks, vs)
         if visible is None:
             left = sum(max(0, 4 - h[k]) for k in kinds)
