@@ -113,6 +113,12 @@ class Event:
     data: Mapping[str, Any] = field(default_factory=dict)
     seats: frozenset[int] | None = None
 
+    def __post_init__(self) -> None:
+        # to_json() puts the event type beside the data; a "type" key in the data would
+        # silently replace it on the wire.
+        if "type" in self.data:
+            raise ValueError(f"event {self.type!r}: data may not have a 'type' key")
+
     def visible_to(self, seat: int | None) -> bool:
         """Whether ``seat`` (None = spectator) may see this event's data."""
         return self.seats is None or (seat is not None and seat in self.seats)

@@ -846,7 +846,7 @@ class GameState:
         events = [
             Event(
                 "kan",
-                {"seat": s, "type": "ankan", "tiles": [tile_str(t) for t in tiles], "added": None},
+                {"seat": s, "meld": "ankan", "tiles": [tile_str(t) for t in tiles], "added": None},
             )
         ]
         events += self._reveal_pending()
@@ -895,7 +895,7 @@ class GameState:
                 "kan",
                 {
                     "seat": s,
-                    "type": "kakan",
+                    "meld": "kakan",
                     "tiles": [tile_str(x) for x in self.melds[s][idx].meld.tiles],
                     "added": tile_str(t),
                 },
@@ -1059,7 +1059,7 @@ class GameState:
                 "call",
                 {
                     "seat": s,
-                    "type": mt.value,
+                    "meld": mt.value,
                     "tiles": [tile_str(x) for x in tiles],
                     "called": tile_str(t),
                     "from_seat": src,

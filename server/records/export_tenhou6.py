@@ -213,15 +213,15 @@ class _Round:
         elif typ == "call":
             s = ev["seat"]
             rel = (ev["from_seat"] - s) % 4
-            text = call_string(ev["type"], ev["tiles"], ev["called"], rel)
+            text = call_string(ev["meld"], ev["tiles"], ev["called"], rel)
             self.takes[self.t(s)].append(text)
-            if ev["type"] == "pon":
+            if ev["meld"] == "pon":
                 self.pons[(s, kind(parse_tile(ev["called"])))] = text
-            elif ev["type"] == "daiminkan":
+            elif ev["meld"] == "daiminkan":
                 self.discards[self.t(s)].append(0)  # the kan takes the place of a discard
         elif typ == "kan":
             s = ev["seat"]
-            if ev["type"] == "ankan":
+            if ev["meld"] == "ankan":
                 self.discards[self.t(s)].append(ankan_string(ev["tiles"]))
             else:
                 added = parse_tile(ev["added"])

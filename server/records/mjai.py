@@ -109,7 +109,7 @@ class _Writer:
         elif typ == "call":
             k.append(
                 {
-                    "type": ev["type"],
+                    "type": ev["meld"],
                     "actor": self.s(ev["seat"]),
                     "target": self.s(ev["from_seat"]),
                     "pai": mjai_tile(ev["called"]),
@@ -118,7 +118,7 @@ class _Writer:
             )
         elif typ == "kan":
             actor = self.s(ev["seat"])
-            if ev["type"] == "ankan":
+            if ev["meld"] == "ankan":
                 k.append({"type": "ankan", "actor": actor, "consumed": _tiles(ev["tiles"])})
             else:
                 k.append(

@@ -52,7 +52,7 @@ def test_r8_pon_beats_chi_and_does_not_wait_for_chi() -> None:
     act(st, 3, "pass")
     evs = act(st, 2, "pon", tiles="55p")  # seat 1 has not answered: pon is certain anyway
     (call,) = ev(evs, "call")
-    assert call.data["type"] == "pon" and call.data["seat"] == 2 and call.data["from_seat"] == 0
+    assert call.data["meld"] == "pon" and call.data["seat"] == 2 and call.data["from_seat"] == 0
     assert st.turn == 2 and waiting_on(st) == frozenset({2})
     assert st.rivers[0][-1].called
 
@@ -64,7 +64,7 @@ def test_r8_chi_resolves_once_higher_claims_are_declined() -> None:
     assert waiting_on(st) == frozenset({2})
     evs = act(st, 2, "pass")
     (call,) = ev(evs, "call")
-    assert call.data["type"] == "chi" and call.data["tiles"] == ["3p", "4p", "5p"]
+    assert call.data["meld"] == "chi" and call.data["tiles"] == ["3p", "4p", "5p"]
     assert st.turn == 1
 
 

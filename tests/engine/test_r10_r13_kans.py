@@ -37,7 +37,7 @@ def kakan_state(riichi: bool = False):
 def test_r12_chankan_on_kakan() -> None:
     st = kakan_state()
     evs = act(st, 1, "kakan", "5p")
-    assert ev(evs, "kan")[0].data["type"] == "kakan"
+    assert ev(evs, "kan")[0].data["meld"] == "kakan"
     assert waiting_on(st) == frozenset({2})
     assert types(st, 2) == {"ron", "pass"}
     evs = act(st, 2, "ron")
@@ -78,7 +78,7 @@ def test_r12_daiminkan_dora_after_discard() -> None:
     for s in pass_all_but:
         act(st, s, "pass")
     evs = act(st, 1, "daiminkan", tiles="555p")
-    assert ev(evs, "call")[0].data["type"] == "daiminkan"
+    assert ev(evs, "call")[0].data["meld"] == "daiminkan"
     assert not ev(evs, "new_dora")
     assert st.live_left() == 70 - 1 - 1  # one draw, and the haitei tile moved to the dead wall
     evs = act(st, 1, "discard", "2p")

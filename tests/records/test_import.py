@@ -202,7 +202,7 @@ def test_record_events_rebuild_the_played_game() -> None:
     assert [r["scores"] for r in results] == [list(rr.scores) for rr in state.round_results]
     # A call keeps its meld type in the data while the event type stays "call".
     calls = [e for e in events if e["type"] == "call"]
-    assert calls and all(e["data"]["type"] in ("chi", "pon", "daiminkan") for e in calls)
+    assert calls and all(e["data"]["meld"] in ("chi", "pon", "daiminkan") for e in calls)
 
 
 def test_record_events_name_the_refused_action() -> None:

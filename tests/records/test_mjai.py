@@ -217,7 +217,7 @@ def test_reach_sequence_and_kan_events() -> None:
     kans = imported(FIXTURES / "mjai-reviewer" / "suukantsu_1.json")
     kl = export_mjai(kans.events, kans.players)
     engine_kans = sum(
-        e["type"] == "kan" or (e["type"] == "call" and e["data"]["type"] == "daiminkan")
+        e["type"] == "kan" or (e["type"] == "call" and e["data"]["meld"] == "daiminkan")
         for e in kans.events
     )
     assert engine_kans >= 4

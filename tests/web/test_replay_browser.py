@@ -251,7 +251,7 @@ def test_replay_folds_calls_and_kans_to_the_result_hands(
         _check_result_hands(page, next(e for e in events if e["type"] in ("agari", "ryuukyoku")))
         # every call and kan of the hand is on the table as a meld
         melds = sum(e["type"] in ("call", "kan") for e in events) - sum(
-            e["type"] == "kan" and e["data"]["type"] == "kakan" for e in events
+            e["type"] == "kan" and e["data"]["meld"] == "kakan" for e in events
         )
         assert page.locator(".replay-seat .meld").count() == melds
     assert me.errors == []

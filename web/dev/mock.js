@@ -74,7 +74,7 @@ views.riichi.legal_actions = views.discard.legal_actions
 // Public events as they arrive on the wire before the view (for the side log).
 export const logEvents = [
   { type: "round_start", round_wind: "S", kyoku: 2, honba: 1, riichi_sticks: 1, scores: [31200, 18700, 24100, 25000], dealer: 1, dice: [3, 4], dora_indicators: ["4p"], wall_left: 70, round_index: 5 },
-  { type: "pon", seat: 0, tiles: ["5z", "5z", "5z"], called: "5z", from_seat: 2 },
+  { type: "call", meld: "pon", seat: 0, tiles: ["5z", "5z", "5z"], called: "5z", from_seat: 2 },
   { type: "riichi_accepted", seat: 1, double: false, scores: [31200, 18700, 24100, 25000], riichi_sticks: 1 },
   { type: "new_dora", indicator: "9s", dora_indicators: ["4p", "9s"] },
 ];

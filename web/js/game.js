@@ -5,7 +5,6 @@ import { t, onLangChange } from "./i18n.js";
 import { renderTable, tickTimer } from "./table.js";
 import { kindOf } from "./tiles.js";
 
-const CALL_TYPES = new Set(["chi", "pon", "daiminkan", "ankan", "kakan"]);
 
 export class GameScreen {
   /**
@@ -153,11 +152,8 @@ export class GameScreen {
     const entries = [];
     if (ev.type === "round_start") {
       entries.push({ kind: "round", wind: ev.round_wind, kyoku: ev.kyoku, honba: ev.honba });
-    } else if (CALL_TYPES.has(ev.type) || ev.type === "call" || ev.type === "kan") {
-      // engine.md names these "call"/"kan" with the kind in data.type; on the wire the
-      // kind arrives as the event type itself. Accept both.
-      const action = CALL_TYPES.has(ev.type) ? ev.type : ev.type === "kan" ? (ev.added ? "kakan" : "ankan") : callKind(ev.tiles || []);
-      entries.push({ kind: "call", seat: ev.seat, action, tiles: ev.tiles || [] });
+    } else if (ev.type === "call" || ev.type === "kan") {
+      entries.push({ kind: "call", seat: ev.seat, action: ev.meld, tiles: ev.tiles || [] });
     } else if (ev.type === "riichi_accepted") {
       entries.push({ kind: "riichi", seat: ev.seat });
     } else if (ev.type === "new_dora") {
@@ -316,13 +312,6 @@ export class GameScreen {
       if (b) b.click();
     }
   }
-}
-
-/** chi, pon or daiminkan from a call's tiles (a run, three alike, four alike). */
-function callKind(tiles) {
-  const kinds = new Set(tiles.map(kindOf));
-  if (kinds.size > 1) return "chi";
-  return tiles.length === 4 ? "daiminkan" : "pon";
 }
 
 function sameAction(a, b) {

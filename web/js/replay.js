@@ -87,11 +87,11 @@ export function foldHand(hand, upto) {
       for (const x of own) removeTile(st.hands[d.seat], x);
       const river = st.rivers[d.from_seat];
       if (river.length) river[river.length - 1].called = true;
-      st.melds[d.seat].push({ type: d.type, tiles: d.tiles, called: d.called, from_seat: d.from_seat });
+      st.melds[d.seat].push({ type: d.meld, tiles: d.tiles, called: d.called, from_seat: d.from_seat });
       st.turn = d.seat;
     } else if (type === "kan") {
       merge(d.seat);
-      if (d.type === "ankan") {
+      if (d.meld === "ankan") {
         for (const x of d.tiles) removeTile(st.hands[d.seat], x);
         st.melds[d.seat].push({ type: "ankan", tiles: d.tiles, called: null, from_seat: null });
       } else {
@@ -219,9 +219,9 @@ export class ReplayScreen {
       case "discard":
         return s(d.riichi ? "step_riichi" : "step_discard", { who, tile: d.tile });
       case "call":
-        return s("step_call", { who, call: t(`action.${d.type}`), tile: d.called, from: this.nameOf(d.from_seat) });
+        return s("step_call", { who, call: t(`action.${d.meld}`), tile: d.called, from: this.nameOf(d.from_seat) });
       case "kan":
-        return s("step_call", { who, call: t(`action.${d.type}`), tile: d.added || d.tiles[0], from: who });
+        return s("step_call", { who, call: t(`action.${d.meld}`), tile: d.added || d.tiles[0], from: who });
       case "agari":
         return t("result.agari");
       case "ryuukyoku":
