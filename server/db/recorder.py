@@ -75,9 +75,11 @@ class Recorder:
                 await asyncio.sleep(self.interval)
 
     def _write(self, batch: list[Op]) -> None:
-        with self.db.session() as s:
+        def write_all(s: Session) -> None:
             for op in batch:
                 op(s)
+
+        self.db.run(write_all)
 
     async def flush(self) -> None:
         """Wait until everything queued so far is written."""

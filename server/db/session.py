@@ -7,6 +7,7 @@ from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from server.settings import normalize_db_url
@@ -65,8 +66,17 @@ class Database:
                 raise
 
     def run(self, fn: Callable[[Session], T]) -> T:
-        with self.session() as s:
-            return fn(s)
+        """``fn`` in one transaction; retried when SQLite stays locked past its timeout."""
+        for attempt in range(3):
+            try:
+                with self.session() as s:
+                    return fn(s)
+            except OperationalError as exc:
+                # Seen under heavy concurrent load despite BEGIN IMMEDIATE and the busy
+                # timeout; the transaction was rolled back, so running it again is safe.
+                if "database is locked" not in str(exc) or attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
 
     def dispose(self) -> None:
         self.engine.dispose()
