@@ -342,7 +342,10 @@ class GameState:
                 self._ctx(seat, win_tile, tsumo, chankan=chankan),
                 self.rules,
             )
-        except ScoreError:
+        except ScoreError as exc:
+            # Only "not complete" and "no yaku" mean no win; bad_input is a caller bug.
+            if exc.code == "bad_input":
+                raise
             return None
 
     def _update_waits(self, seat: int, bound: int | None = None) -> None:

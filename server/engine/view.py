@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from server.engine.actions import Action
+from server.engine.rules import RuleSet
 from server.engine.scoring import ScoreError, score_hand
 from server.engine.shanten import shanten
-from server.engine.tiles import NUM_KINDS, sort_key, tile_str
+from server.engine.tiles import NUM_KINDS, RED_IDS, red_of, sort_key, tile_str
 
 if TYPE_CHECKING:
     from server.engine.game import GameState
@@ -15,6 +16,7 @@ if TYPE_CHECKING:
 WIND_NAMES = "ESWN"
 _TSTR = [tile_str(t) for t in range(37)]
 _SORT = [sort_key(t) for t in range(37)]
+_FIVES = (4, 13, 22)
 # Wire form per Action object, keyed by identity: legal lists hold the engine's
 # shared Action objects, and each entry keeps its object alive so ids stay valid.
 _ACTION_JSON: dict[int, tuple[Action, dict[str, Any]]] = {}
@@ -27,6 +29,19 @@ def _action_json(a: Action) -> dict[str, Any]:
             _ACTION_JSON.clear()
         hit = _ACTION_JSON[id(a)] = (a, a.to_json())
     return dict(hit[1])
+
+
+_RULES_JSON: dict[RuleSet, dict[str, Any]] = {}
+
+
+def _rules_json(rules: RuleSet) -> dict[str, Any]:
+    """Every option of the game's rules (kuitan, red_fives, length, timers, ...) by name."""
+    hit = _RULES_JSON.get(rules)
+    if hit is None:
+        if len(_RULES_JSON) > 1000:  # rule sets are a handful; a cap anyway
+            _RULES_JSON.clear()
+        hit = _RULES_JSON[rules] = rules.to_dict()
+    return {**hit, "uma": list(hit["uma"])}  # no caller may change the cached copy
 
 
 def view(state: GameState, seat: int | None) -> dict[str, Any]:
@@ -83,7 +98,7 @@ def view(state: GameState, seat: int | None) -> dict[str, Any]:
     out: dict[str, Any] = {
         "seat": seat,
         "phase": state.phase,
-        "rules": state.rules.name,
+        "rules": _rules_json(state.rules),
         "round": {
             "wind": WIND_NAMES[state.round_wind],
             "kyoku": state.kyoku + 1,
@@ -125,12 +140,21 @@ def _help(state: GameState, seat: int) -> dict[str, Any]:
     for t in state.dora_indicators():
         visible[t if t < NUM_KINDS else 4 + 9 * (t - NUM_KINDS)] += 1
     melds = [f.meld for f in state.melds[seat]]
+    concealed = state.concealed(seat)
+    own = [*concealed, *(t for m in melds for t in m.tiles)]
+    red_on = state.tile(RED_IDS[0]) != RED_IDS[0] >> 2
     for k in state.waits[seat]:
-        ctx = state._ctx(seat, k, False)
+        t = k
+        # With red fives on, a seat holding all three plain fives can only get the red one.
+        if red_on and k in _FIVES and own.count(k) >= 3:
+            t = red_of(k)
+        ctx = state._ctx(seat, t, False)
         try:
-            score_hand([*state.concealed(seat), k], melds, ctx, state.rules)
+            score_hand([*concealed, t], melds, ctx, state.rules)
             has_yaku = True
-        except ScoreError:
+        except ScoreError as exc:
+            if exc.code == "bad_input":
+                raise
             has_yaku = False
         out["waits"].append({"tile": tile_str(k), "left": max(0, 4 - visible[k]), "yaku": has_yaku})
     return out

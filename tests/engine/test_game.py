@@ -18,8 +18,10 @@ from server.engine.game import (
     waiting_on,
 )
 from server.engine.rules import preset
+from server.engine.scoring import ScoreError
 from server.engine.tiles import tile_str
 from server.engine.wall import Wall, deal_positions
+from tests.engine import scenario
 
 
 def test_r3_r4_new_game_deals_from_the_wall() -> None:
@@ -139,6 +141,58 @@ def test_view_of_own_seat_has_hand_drawn_tile_and_help() -> None:
     assert all(p["hand"] is None for p in spectator["players"])
     with pytest.raises(ValueError):
         view(st, 4)
+
+
+def test_view_carries_the_rule_options() -> None:
+    rules = preset("tenhou").with_overrides(kuitan=False, length="tonpuu", think_seconds=7)
+    v = view(new_game(rules, b"rules"), 2)
+    assert v["rules"]["name"] == "tenhou"
+    assert v["rules"]["kuitan"] is False and v["rules"]["red_fives"] == 3
+    assert v["rules"]["length"] == "tonpuu" and v["rules"]["think_seconds"] == 7
+    assert v["rules"]["bank_seconds"] == rules.bank_seconds
+    # a caller changing its view cannot change the next one
+    v["rules"]["uma"].append(0)
+    v["rules"]["kuitan"] = True
+    again = view(new_game(rules, b"rules"), 2)["rules"]
+    assert again["kuitan"] is False and again["uma"] == list(rules.uma)
+    assert json.loads(json.dumps(again)) == again
+
+
+def test_help_scores_a_five_wait_with_the_red_five_when_only_it_is_left() -> None:
+    # Seat 1 holds all three plain 5m; its 5m wait (345m + 555m) can only be the red 5m.
+    st = scenario.game([None, "34555m234p456p88s", None, None], rules=preset("standard"))
+    waits = {w["tile"]: w for w in view(st, 1)["help"]["waits"]}
+    assert set(waits) == {"2m", "5m", "8s"}
+    assert waits["5m"]["yaku"] is True and waits["5m"]["left"] == 1  # tanyao
+    assert waits["2m"]["yaku"] is True and waits["8s"]["yaku"] is True
+    # Without red fives the four 5m are plain and the plain tile is scored as is.
+    plain = scenario.game([None, "34555m234p456p88s", None, None])
+    waits = {w["tile"]: w for w in view(plain, 1)["help"]["waits"]}
+    assert waits["5m"]["yaku"] is True
+
+
+def test_score_lets_bad_input_raise() -> None:
+    # A win tile that is no tile is a caller bug, not "no win".
+    st = new_game(preset("standard"), b"score")
+    with pytest.raises(ScoreError) as info:
+        st._score(1, 99, False)
+    assert info.value.code == "bad_input"
+    # an incomplete hand is still simply no win
+    assert st._score(1, st.tile(st.hands[1][0]), False) is None
+
+
+def test_clone_shares_immutable_records_and_copies_the_lists() -> None:
+    st = new_game(preset("standard"), b"clone records")
+    while st.phase == "play":
+        s = min(waiting_on(st))
+        apply(st, legal_actions(st, s)[0])
+    next_round(st)
+    cp = st.clone()
+    assert cp.log is not st.log and cp.round_results is not st.round_results
+    assert all(a is b for a, b in zip(cp.log, st.log, strict=True))
+    assert all(a is b for a, b in zip(cp.round_results, st.round_results, strict=True))
+    apply(cp, legal_actions(cp, min(waiting_on(cp)))[0])
+    assert len(cp.log) == len(st.log) + 1
 
 
 def test_next_round_refused_during_play() -> None:
