@@ -14,7 +14,6 @@ from typing import Any, Protocol
 
 from server.engine import game as engine
 from server.engine.actions import Action
-from server.engine.rules import RulesError, resolve
 from server.engine.tiles import EAST, NUM_KINDS, WIND_LETTERS, Kind, Tile, kind, tile_str
 
 
@@ -118,10 +117,7 @@ def read_hand(view: Mapping[str, Any], seat: int) -> Hand:
                 visible[kind(_TILE[d["tile"]])] += 1
     for t in view.get("dora_indicators", []):
         visible[kind(_TILE[t])] += 1
-    try:
-        kuitan = resolve(view.get("rules") or "standard").kuitan
-    except (RulesError, TypeError):
-        kuitan = True
+    kuitan = bool(view["rules"]["kuitan"])
     return Hand(
         seat=seat,
         tiles=tiles,

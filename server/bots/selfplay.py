@@ -17,7 +17,6 @@ A failed check is recorded (not raised) so a run reports every problem.
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import pickle
 import random
@@ -127,20 +126,6 @@ _BULKY = ("log", "round_results", "start_events", "rules", "wall")
 
 # tile string -> kind, for the view checks (parse_tile is general and slower)
 _KIND_OF = {tile_str(t): kind(t) for t in range(37)}
-
-
-def _clone(state: engine.GameState) -> engine.GameState:
-    """``state.clone()``, sharing the append-only lists of immutable records.
-
-    The log and round results hold frozen objects only; deep-copying them on
-    every check made cloning grow with the game (tens of ms late in a hanchan).
-    """
-    memo: dict[int, Any] = {}
-    for name in _BULKY:
-        v = getattr(state, name, None)
-        if v is not None:
-            memo[id(v)] = list(v) if isinstance(v, list) else v
-    return copy.deepcopy(state, memo)
 
 
 def _mutate(a: Action, rng: random.Random) -> Action:
@@ -282,7 +267,7 @@ def play_game(
                 if a == action:
                     continue
                 try:
-                    engine.apply(_clone(state), a)
+                    engine.apply(state.clone(), a)
                 except IllegalAction as exc:
                     fail(f"listed legal action {a!r} was refused: {exc}")
                 stats.checks["legal_accepted"] += 1

@@ -43,6 +43,7 @@ def make_view(
     rivers: dict[int, str] | None = None,
     round_wind: str = "E",
     dora: str = "1z",
+    kuitan: bool = True,
 ) -> dict[str, Any]:
     """A view of ``seat`` holding ``hand`` (+ ``drawn``), East dealer."""
     winds = "ESWN"
@@ -62,7 +63,7 @@ def make_view(
     return {
         "seat": seat,
         "phase": "play",
-        "rules": "standard",
+        "rules": preset("standard").with_overrides(kuitan=kuitan).to_dict(),
         "round": {"wind": round_wind, "kyoku": 1, "honba": 0, "riichi_sticks": 0, "dealer": 0},
         "scores": [25000] * 4,
         "dora_indicators": [tile_str(t) for t in parse_tiles(dora)],
@@ -205,6 +206,22 @@ def test_efficient_chi_for_tanyao() -> None:
     hand2 = "23m456p678s11p579s"
     v2 = make_view(hand2, seat=1, last_discard=(0, "4m"))
     assert EfficientBot(0).choose(v2, 1, legal).type is A.PASS
+
+
+def test_efficient_reads_kuitan_from_the_view() -> None:
+    # The same tanyao chi as above, but the view's rules say kuitan is off: no yaku, pass.
+    hand = "23m456p678s22p577s"
+    legal = [act(A.CHI, 1, tiles="23m"), act(A.PASS, 1)]
+    v = make_view(hand, seat=1, last_discard=(0, "4m"), kuitan=False)
+    assert read_hand(v, 1).kuitan is False
+    assert EfficientBot(0).choose(v, 1, legal).type is A.PASS
+
+
+def test_efficient_reads_kuitan_from_a_real_games_view() -> None:
+    st = engine.new_game(preset("standard").with_overrides(kuitan=False), b"kuitan off")
+    assert read_hand(engine.view(st, 0), 0).kuitan is False
+    st = engine.new_game(preset("standard"), b"kuitan on")
+    assert read_hand(engine.view(st, 0), 0).kuitan is True
 
 
 def test_efficient_passes_a_useless_call() -> None:
