@@ -10,8 +10,9 @@ open hands, kans, red fives, every situational flag, four rule sets), and
 Each repeat uses new hands (seed + repeat), so no engine can profit from having
 seen a hand before; per-suit tables that both engines build as they go stay warm,
 as they would in a running server. The best repeat is reported, and the first
-(cold) one too. Wall and CPU time are both measured; the CPU figure is the
-steadier one on a shared machine and is the one the ratio uses.
+(cold) one too. The engines take turns every few hundred hands so that a change
+in machine load affects both alike. Wall and CPU time are both measured; the CPU
+figure is the steadier one on a shared machine and is the one the ratio uses.
 
     .venv/bin/python bench/hands.py [--hands 20000] [--repeat 3] [--seed 1]
 """
@@ -99,10 +100,23 @@ def run_theirs_shanten(hands: list[list[int]]) -> int:
     return sum(calc(c) for c in hands)
 
 
-def timed(fn: Callable[[Any], int], hands: Any) -> tuple[float, float, int]:
-    wall0, cpu0 = time.perf_counter(), time.process_time()
-    check = fn(hands)
-    return time.perf_counter() - wall0, time.process_time() - cpu0, check
+CHUNK = 500  # hands per turn: the engines take turns, so a change in machine load hits both
+
+
+def timed_pair(
+    ours: Callable[[Any], int], theirs: Callable[[Any], int], a: list[Any], b: list[Any]
+) -> tuple[float, float, float, float, int, int]:
+    """CPU and wall seconds of both engines on the same hands, in alternating chunks."""
+    cpu = [0.0, 0.0]
+    wall = [0.0, 0.0]
+    check = [0, 0]
+    for i in range(0, len(a), CHUNK):
+        for side, (fn, hands) in enumerate(((ours, a), (theirs, b))):
+            w0, c0 = time.perf_counter(), time.process_time()
+            check[side] += fn(hands[i : i + CHUNK])
+            cpu[side] += time.process_time() - c0
+            wall[side] += time.perf_counter() - w0
+    return cpu[0], cpu[1], wall[0], wall[1], check[0], check[1]
 
 
 def main() -> None:
@@ -112,33 +126,36 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=1)
     args = p.parse_args()
     n = args.hands
-    # name -> (first cpu, best cpu, best wall) per engine
+    # task -> engine -> (first repeat cpu, best cpu, best wall)
     res: dict[str, dict[str, tuple[float, float, float]]] = {"scoring": {}, "shanten": {}}
 
-    def note(task: str, who: str, rep: int, wall: float, cpu: float) -> None:
+    def note(task: str, who: str, wall: float, cpu: float) -> None:
         first, best_cpu, best_wall = res[task].get(who, (cpu, cpu, wall))
         res[task][who] = (first, min(best_cpu, cpu), min(best_wall, wall))
 
     for rep in range(args.repeat):
         ours, theirs = scoring_inputs(args.seed + rep, n)
-        w, c, ok_ours = timed(run_ours_scoring, ours)
-        note("scoring", "ours", rep, w, c)
-        w, c, ok_theirs = timed(run_theirs_scoring, theirs)
-        note("scoring", "mahjong", rep, w, c)
+        c0, c1, w0, w1, ok_ours, ok_theirs = timed_pair(
+            run_ours_scoring, run_theirs_scoring, ours, theirs
+        )
+        note("scoring", "ours", w0, c0)
+        note("scoring", "mahjong", w1, c1)
         if ok_ours != ok_theirs:
             # The differential test holds the details; here it only means unequal work.
             print(f"warning: {ok_ours} hands scored by us, {ok_theirs} by mahjong", file=sys.stderr)
         sh = shanten_inputs(args.seed + rep, n)
-        w, c, sum_ours = timed(run_ours_shanten, sh)
-        note("shanten", "ours", rep, w, c)
-        w, c, sum_theirs = timed(run_theirs_shanten, sh)
-        note("shanten", "mahjong", rep, w, c)
+        c0, c1, w0, w1, sum_ours, sum_theirs = timed_pair(
+            run_ours_shanten, run_theirs_shanten, sh, sh
+        )
+        note("shanten", "ours", w0, c0)
+        note("shanten", "mahjong", w1, c1)
         if sum_ours != sum_theirs:
             print(f"warning: shanten sums differ ({sum_ours} vs {sum_theirs})", file=sys.stderr)
 
     print(
-        f"{n} fresh hands per repeat, {args.repeat} repeats; hands/s by CPU time "
-        "(best repeat; first repeat with cold tables in brackets; wall time best)\n"
+        f"{n} fresh hands per repeat, {args.repeat} repeats, engines alternating every "
+        f"{CHUNK} hands. hands/s by CPU time: best repeat (first repeat, cold tables, "
+        "in brackets); the ratio is of the best CPU times\n"
     )
     print("| task | ours hands/s | mahjong 2.1 hands/s | ratio | target | wall ours / mahjong |")
     print("|---|---:|---:|---:|---:|---:|")

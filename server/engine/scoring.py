@@ -173,7 +173,9 @@ def _meld_info(i: int, m: Meld) -> _MeldInfo:
         fu = (4 if IS_YAOCHU[k0] else 2) * (1 if is_open else 2) * (4 if is_kan else 1)
     reds = tuple(t for t in tiles if t >= NUM_KINDS)
     info = (tuple(ks), reds, k0, mt is MeldType.CHI, is_open, is_kan, fu)
-    if type(tiles) is tuple and len(_MELD_INFO) < _TABLE_LIMIT:
+    if type(tiles) is tuple:  # not a list: the key must be hashable
+        if len(_MELD_INFO) >= _TABLE_LIMIT:
+            _MELD_INFO.clear()
         _MELD_INFO[tiles, id(mt)] = info
     return info
 

@@ -2,24 +2,28 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
 
+from server.engine import scoring
+from server.engine.agari import BlockType, regular_readings
 from server.engine.melds import Meld, MeldType
 from server.engine.rules import RuleSet, preset
 from server.engine.scoring import (
     ScoreError,
     WinContext,
     WinResult,
+    _regular_readings,
     base_points,
     payments_for,
     score_hand,
     settle_win,
 )
-from server.engine.tiles import EAST, WIND_LETTERS, parse_tile, parse_tiles
+from server.engine.tiles import EAST, WIND_LETTERS, counts, parse_tile, parse_tiles
 from server.engine.yaku import YAKU_HAN, YAKUMAN_IDS
 
 STD = preset("standard")
@@ -420,6 +424,102 @@ def test_winds_must_be_winds() -> None:
     with pytest.raises(ScoreError, match="round_wind") as e:
         score_hand(parse_tiles(PINFU), [], ctx, STD)
     assert e.value.code == "bad_input"
+
+
+@pytest.mark.parametrize(
+    ("tiles", "melds", "word"),
+    [
+        ("123m456p789s5555s", (), "four fives need the red"),  # only three plain fives
+        ("123m456p789s23400s", (), "more than one red five"),
+        ("123m555p55s", ("pon:555p", "chi:789s"), "more than four"),
+        ("123m456p55s", ("pon:000p", "chi:789s"), "more than one red five"),
+        ("123m456p789s55s", ("pon:123z",), "not a valid pon"),
+        ("123m456p789s55s", ("chi:789m1p",), "not a valid chi"),
+        ("123m456p55s", ("ankan:1111m", "ankan:111m"), "melds[1]"),
+    ],
+)
+def test_bad_tiles_and_melds_are_refused(tiles: str, melds: tuple[str, ...], word: str) -> None:
+    ms = [Meld(MeldType(m.split(":")[0]), tuple(parse_tiles(m.split(":")[1]))) for m in melds]
+    n_missing = 14 - 3 * len(ms) - len(parse_tiles(tiles))
+    concealed = parse_tiles(tiles) + [parse_tile("9p")] * n_missing
+    ctx = WinContext(win_tile=concealed[0], tsumo=True, seat_wind=EAST, round_wind=EAST)
+    with pytest.raises(ScoreError) as e:
+        score_hand(concealed, ms, ctx, STD)
+    assert e.value.code == "bad_input"
+    assert word in str(e.value)
+
+
+def test_the_same_meld_tiles_score_by_their_type() -> None:
+    # Melds are checked once per (tiles, type) and remembered: the type must still count.
+    tiles = tuple(parse_tiles("9999m"))
+    fu = {}
+    for mt in (MeldType.ANKAN, MeldType.DAIMINKAN, MeldType.KAKAN, MeldType.ANKAN):
+        ctx = WinContext(
+            win_tile=parse_tile("4s"), tsumo=True, rinshan=True, seat_wind=28, round_wind=27
+        )
+        r = score_hand(parse_tiles("123m456p234s55s"), [Meld(mt, tiles)], ctx, STD)
+        fu[mt] = r.fu
+        assert ("menzen_tsumo" in dict(r.yaku)) == (mt is MeldType.ANKAN)
+    # 20 + 2 tsumo + 32 ankan / 16 minkan (yaochu) -> 60 / 40
+    assert fu == {MeldType.ANKAN: 60, MeldType.DAIMINKAN: 40, MeldType.KAKAN: 40}
+    with pytest.raises(ScoreError, match="not a valid pon"):
+        score_hand(parse_tiles("123m456p234s55s"), [Meld(MeldType.PON, tiles)], ctx, STD)
+
+
+def test_results_are_ordinary_frozen_win_results() -> None:
+    # score_hand fills WinResult's slots directly; the object must be the same as one
+    # built by the dataclass, and as immutable.
+    r = score(PINFU, "4s", riichi=True, dora="3s")
+    again = WinResult(**{f.name: getattr(r, f.name) for f in dataclasses.fields(WinResult)})
+    assert r == again and repr(r) == repr(again)
+    assert (r.yaku, r.han, r.fu, r.dora, r.total) == (
+        (("riichi", 1), ("pinfu", 1)),
+        3,
+        30,
+        1,
+        3900,
+    )
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        r.han = 13  # type: ignore[misc]
+
+
+def test_r21_every_reading_from_the_suit_tables_matches_agari() -> None:
+    # Scoring reads hands from memoised per-suit splits; they must give exactly
+    # agari.regular_readings' readings, in its order (ties between readings keep it).
+    rng = random.Random(5)
+    checked = 0
+    for _ in range(3000):
+        deal = random_hand(rng)
+        if deal is None:
+            continue
+        c = counts(deal.concealed)
+        expect = []
+        for blocks in regular_readings(c):
+            runs = tuple(b.first for b in blocks[1:] if b.type is BlockType.SHUNTSU)
+            trips = tuple(b.first for b in blocks[1:] if b.type is BlockType.KOUTSU)
+            expect.append((blocks[0].first, runs, trips))
+        got = [
+            (p, tuple(sorted(r)), tuple(sorted(t))) for p, r, t, _ in _regular_readings(bytes(c))
+        ]
+        assert got == [(p, tuple(sorted(r)), tuple(sorted(t))) for p, r, t in expect], c
+        checked += len(expect) > 1
+    assert checked > 50  # hands with more than one reading were among them
+
+
+def test_memo_tables_are_bounded_and_give_the_same_results(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(scoring, "_TABLE_LIMIT", 20)
+    rng = random.Random(9)
+    before = []
+    deals = [d for d in (random_hand(rng) for _ in range(400)) if d is not None]
+    for d in deals:
+        before.append(_ours(d, STD))
+    assert max(len(t) for t in scoring._SUIT_SPLITS) <= 20
+    assert len(scoring._HONOR_SPLITS) <= 20
+    assert len(scoring._MELD_INFO) <= 20
+    # scoring again (from cleared and refilled tables) changes nothing
+    assert [_ours(d, STD) for d in deals] == before
 
 
 # --- differential test against PyPI `mahjong` 2.1 ---------------------------------
