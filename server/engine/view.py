@@ -144,6 +144,10 @@ def _help(state: GameState, seat: int) -> dict[str, Any]:
     own = [*concealed, *(t for m in melds for t in m.tiles)]
     red_on = state.tile(RED_IDS[0]) != RED_IDS[0] >> 2
     for k in state.waits[seat]:
+        if sum(1 for x in own if x == k or (x >= NUM_KINDS and _FIVES[x - NUM_KINDS] == k)) >= 4:
+            # the seat holds all four itself: the wait can never arrive (karaten)
+            out["waits"].append({"tile": _TSTR[k], "left": 0, "yaku": False})
+            continue
         t = k
         # With red fives on, a seat holding all three plain fives can only get the red one.
         if red_on and k in _FIVES and own.count(k) >= 3:
@@ -156,5 +160,5 @@ def _help(state: GameState, seat: int) -> dict[str, Any]:
             if exc.code == "bad_input":
                 raise
             has_yaku = False
-        out["waits"].append({"tile": tile_str(k), "left": max(0, 4 - visible[k]), "yaku": has_yaku})
+        out["waits"].append({"tile": _TSTR[k], "left": max(0, 4 - visible[k]), "yaku": has_yaku})
     return out

@@ -171,6 +171,12 @@ def test_help_scores_a_five_wait_with_the_red_five_when_only_it_is_left() -> Non
     assert waits["5m"]["yaku"] is True
 
 
+def test_help_lists_a_wait_on_a_fifth_tile_as_never_arriving() -> None:
+    # 5555p + three runs: formally tenpai on 5p, but all four are in the hand (karaten).
+    st = scenario.game([None, "0555p123s456s789s", None, None], rules=preset("standard"))
+    assert view(st, 1)["help"]["waits"] == [{"tile": "5p", "left": 0, "yaku": False}]
+
+
 def test_score_lets_bad_input_raise() -> None:
     # A win tile that is no tile is a caller bug, not "no win".
     st = new_game(preset("standard"), b"score")
