@@ -50,7 +50,8 @@ class Inputs:
     def view(self) -> Mapping[str, Any]:
         if self._view is None:
             assert isinstance(self._obs, engine.GameState)
-            self._view = engine.view(self._obs, self.seat)
+            # the bot has the legal list and does its own analysis: no help, no action JSON
+            self._view = engine.view(self._obs, self.seat, lean=True)
         return self._view
 
     @property
@@ -67,6 +68,8 @@ class Inputs:
 
 # Tile strings of a view -> tiles (parse_tile handles any notation and is slower).
 _TILE = {tile_str(t): t for t in range(37)}
+_KIND = [kind(t) for t in range(37)]
+_KIND_OF_STR = {tile_str(t): kind(t) for t in range(37)}
 
 
 def _wind(letter: str) -> Kind:
@@ -102,21 +105,21 @@ def read_hand(view: Mapping[str, Any], seat: int) -> Hand:
         tiles.append(drawn)
     c = [0] * NUM_KINDS
     for t in tiles:
-        c[kind(t)] += 1
+        c[_KIND[t]] += 1
     visible = [0] * NUM_KINDS
     melds: list[tuple[str, list[Kind]]] = []
     for p in view["players"]:
         for m in p["melds"]:
-            ks = [kind(_TILE[t]) for t in m["tiles"]]
+            ks = [_KIND_OF_STR[t] for t in m["tiles"]]
             for k in ks:
                 visible[k] += 1
             if p["seat"] == seat:
                 melds.append((m["type"], ks))
         for d in p["river"]:
             if not d.get("called"):  # a called tile is counted in the caller's meld
-                visible[kind(_TILE[d["tile"]])] += 1
+                visible[_KIND_OF_STR[d["tile"]]] += 1
     for t in view.get("dora_indicators", []):
-        visible[kind(_TILE[t])] += 1
+        visible[_KIND_OF_STR[t]] += 1
     kuitan = bool(view["rules"]["kuitan"])
     return Hand(
         seat=seat,

@@ -122,7 +122,10 @@ class EfficientBot:
         # ukeire only matters to compare kinds; one best kind needs none
         contenders = [k for k, sh in by_kind.items() if sh == best_sh]
         uke = (
-            {k: left for k, (_, left) in discard_ukeire(c, h.visible, contenders).items()}
+            {
+                k: left
+                for k, (_, left) in discard_ukeire(c, h.visible, contenders, after=after).items()
+            }
             if len(contenders) > 1
             else dict.fromkeys(contenders, 0)
         )

@@ -26,7 +26,8 @@ class RandomBot:
         seat: int,
         legal: Sequence[Action] | None = None,
     ) -> Action:
-        acts = Inputs(obs, seat, legal).legal
+        # the list given needs no view and no copy (the common self-play case)
+        acts = legal if legal is not None else Inputs(obs, seat, legal).legal
         if not acts:
             raise ValueError(f"seat {seat} has nothing to decide")
         return acts[self.rng.randrange(len(acts))]

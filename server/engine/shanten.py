@@ -18,7 +18,7 @@ max-plus convolution over the block budget.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from operator import add, itemgetter
 
@@ -508,14 +508,22 @@ def discard_ukeire(
     c: Sequence[int],
     visible: Sequence[int] | None = None,
     only: Iterable[Kind] | None = None,
+    *,
+    after: Mapping[Kind, int] | None = None,
 ) -> dict[Kind, tuple[int, int]]:
     """For a 3n+2 hand: per held kind (or per kind in ``only``), the shanten
     after discarding it and the number of unseen tiles that would lower that.
 
-    ``visible`` is as for ``ukeire``. Cheaper than ``ukeire`` per discard: the
-    three suits the discard leaves alone are looked up once.
+    ``visible`` is as for ``ukeire``; ``after`` is ``discard_shanten(c)`` if
+    the caller has it already. Cheaper than ``ukeire`` per discard: the three
+    suits the discard leaves alone are looked up once.
     """
-    after = discard_shanten(c)
+    if after is None:
+        after = discard_shanten(c)
+    else:
+        _check_counts(c)
+        if sum(c) % 3 != 2:
+            raise ValueError(f"discards need a hand of 3n+2 tiles, got {sum(c)}")
     if visible is not None:
         _check_counts(visible)
     h = list(c)
@@ -536,10 +544,18 @@ def discard_ukeire(
         ks[si] = k2
         vs[si] = vid
         kinds = _improving_core(h, after[d], total, ks, vs)
+        left = 0
+        # a plain loop: this runs for every draw of every candidate discard
         if visible is None:
-            left = sum(max(0, 4 - h[k]) for k in kinds)
+            for k in kinds:
+                x = 4 - h[k]
+                if x > 0:
+                    left += x
         else:
-            left = sum(max(0, 4 - h[k] - visible[k]) for k in kinds)
+            for k in kinds:
+                x = 4 - h[k] - visible[k]
+                if x > 0:
+                    left += x
         h[d] += 1
         out[d] = (after[d], left)
     return out

@@ -44,8 +44,12 @@ def _rules_json(rules: RuleSet) -> dict[str, Any]:
     return {**hit, "uma": list(hit["uma"])}  # no caller may change the cached copy
 
 
-def view(state: GameState, seat: int | None) -> dict[str, Any]:
-    """A JSON-able view for ``seat`` (None = spectator); shape in docs/engine.md."""
+def view(state: GameState, seat: int | None, *, lean: bool = False) -> dict[str, Any]:
+    """A JSON-able view for ``seat`` (None = spectator); shape in docs/engine.md.
+
+    ``lean``: "legal_actions" and "help" left empty (None), for a bot that holds
+    the legal list itself and does its own hand analysis; they cost the most.
+    """
     from server.engine.game import waiting_on  # game imports this module
 
     if seat is not None and seat not in range(4):
@@ -114,8 +118,10 @@ def view(state: GameState, seat: int | None) -> dict[str, Any]:
         "waiting_on": sorted(waiting_on(state)),
         "last_discard": last,
         "players": players,
-        "legal_actions": [_action_json(a) for a in state.legal(seat)] if seat is not None else [],
-        "help": _help(state, seat) if seat is not None and playing else None,
+        "legal_actions": [_action_json(a) for a in state.legal(seat)]
+        if seat is not None and not lean
+        else [],
+        "help": _help(state, seat) if seat is not None and playing and not lean else None,
         "result": state.last_result.event
         if state.phase == "round_end" and state.last_result
         else None,

@@ -201,6 +201,15 @@ def test_clone_shares_immutable_records_and_copies_the_lists() -> None:
     assert len(cp.log) == len(st.log) + 1
 
 
+def test_lean_view_leaves_out_actions_and_help_only() -> None:
+    st = new_game(preset("standard"), b"lean")
+    full, lean = view(st, 0), view(st, 0, lean=True)
+    assert lean["legal_actions"] == [] and lean["help"] is None
+    assert full["legal_actions"] and full["help"] is not None
+    rest = {k for k in full if k not in ("legal_actions", "help")}
+    assert {k: lean[k] for k in rest} == {k: full[k] for k in rest}
+
+
 def test_next_round_refused_during_play() -> None:
     st = new_game(preset("standard"), b"nr")
     with pytest.raises(IllegalAction, match="round_end"):

@@ -386,3 +386,12 @@ def test_discard_ukeire_matches_ukeire_after_each_discard() -> None:
     assert set(discard_ukeire(hand, only=[parse_tiles("2z")[0]])) == {28}
     with pytest.raises(ValueError, match="not in the hand"):
         discard_ukeire(hand, only=[parse_tiles("9m")[0]])
+
+
+def test_discard_ukeire_given_the_discard_shanten_gives_the_same() -> None:
+    rng = random.Random(11)
+    for c in _hands(14, 300):
+        visible = [rng.randrange(0, 5 - min(c[j], 4)) if c[j] < 4 else 0 for j in range(34)]
+        assert discard_ukeire(c, visible, after=discard_shanten(c)) == discard_ukeire(c, visible)
+    with pytest.raises(ValueError, match="3n\\+2"):
+        discard_ukeire(c_("123m4m"), after={0: 1})
