@@ -10,32 +10,51 @@ if TYPE_CHECKING:
     from server.engine.game import GameState
 
 
-def check_invariants(state: GameState) -> None:
-    """Raise AssertionError naming the first broken invariant."""
-    where: dict[int, str] = {}
-
-    def put(tid: int, place: str) -> None:
-        if tid in where:
-            raise AssertionError(f"tiles: id {tid} is both in {where[tid]} and {place}")
-        where[tid] = place
-
+def _places(state: GameState) -> list[tuple[int, str]]:
+    """Every tile id that should be somewhere now, with where it is."""
+    out: list[tuple[int, str]] = []
     for s in range(4):
-        for t in state.hands[s]:
-            put(t, f"hand {s}")
+        out += [(t, f"hand {s}") for t in state.hands[s]]
         for f in state.melds[s]:
-            for t in f.ids:
-                put(t, f"meld {s}")
-        for r in state.rivers[s]:
-            if not r.called:
-                put(r.tid, f"river {s}")
+            out += [(t, f"meld {s}") for t in f.ids]
+        out += [(r.tid, f"river {s}") for r in state.rivers[s] if not r.called]
     tiles = state.wall.tiles
-    for p in range(state.draw_pos, DEAD_START - state.kans):
-        put(tiles[p], "live wall")
+    out += [(tiles[p], "live wall") for p in range(state.draw_pos, DEAD_START - state.kans)]
     drawn_rinshan = set(RINSHAN_POS[: state.rinshan_drawn])
     for p in range(DEAD_START - state.kans, 136):
         if p not in drawn_rinshan:
-            put(tiles[p], "dead wall")
-    if len(where) != 136:
+            out.append((tiles[p], "dead wall"))
+    return out
+
+
+def _tile_ids(state: GameState) -> list[int]:
+    """The ids of ``_places`` without their names: the check runs after every event."""
+    ids: list[int] = []
+    for s in range(4):
+        ids += state.hands[s]
+        for f in state.melds[s]:
+            ids += f.ids
+        ids += [r.tid for r in state.rivers[s] if not r.called]
+    tiles = state.wall.tiles
+    ids += tiles[state.draw_pos : DEAD_START - state.kans]
+    if state.rinshan_drawn:
+        drawn_rinshan = set(RINSHAN_POS[: state.rinshan_drawn])
+        ids += [tiles[p] for p in range(DEAD_START - state.kans, 136) if p not in drawn_rinshan]
+    else:
+        ids += tiles[DEAD_START - state.kans :]
+    return ids
+
+
+def check_invariants(state: GameState) -> None:
+    """Raise AssertionError naming the first broken invariant."""
+    ids = _tile_ids(state)
+    if len(ids) != 136 or len(set(ids)) != 136:
+        # slow path, only on failure: find the place names for the message
+        where: dict[int, str] = {}
+        for tid, place in _places(state):
+            if tid in where:
+                raise AssertionError(f"tiles: id {tid} is both in {where[tid]} and {place}")
+            where[tid] = place
         raise AssertionError(f"tiles: {136 - len(where)} tile ids are nowhere")
     total = sum(state.scores) + 1000 * state.riichi_sticks
     if total != state.total_points:

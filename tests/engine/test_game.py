@@ -210,6 +210,24 @@ def test_lean_view_leaves_out_actions_and_help_only() -> None:
     assert {k: lean[k] for k in rest} == {k: full[k] for k in rest}
 
 
+def test_check_invariants_names_a_misplaced_tile() -> None:
+    st = new_game(preset("standard"), b"inv")
+    check_invariants(st)
+    live = st.wall.tiles[st.draw_pos]
+    twice = st.clone()
+    twice.hands[1].append(live)  # a live-wall tile also in a hand
+    with pytest.raises(AssertionError, match=f"id {live} is both in hand 1 and live wall"):
+        check_invariants(twice)
+    lost = st.clone()
+    gone = lost.hands[3].pop()
+    with pytest.raises(AssertionError, match="1 tile ids are nowhere"):
+        check_invariants(lost)
+    lost.hands[3].append(gone)
+    lost.scores[0] += 100
+    with pytest.raises(AssertionError, match="points"):
+        check_invariants(lost)
+
+
 def test_next_round_refused_during_play() -> None:
     st = new_game(preset("standard"), b"nr")
     with pytest.raises(IllegalAction, match="round_end"):
