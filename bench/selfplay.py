@@ -48,15 +48,16 @@ def main() -> None:
     for bot in ("random", "efficient"):
         st, wall, cpu = measure(bot, args.games, args.seed, args.rules)
         rows.append((bot, st, wall, cpu))
-    print(f"full hanchan ({args.rules}), one process, {args.games} games per bot")
-    print(f"{'bots':<22}{'games/s':>9}{'(cpu)':>9}{'rounds/game':>13}{'wins':>7}{'target':>8}")
+    print(f"Full hanchan ({args.rules} rules), one process, {args.games} games per row.\n")
+    print("| bots | games/s (wall) | games/s (CPU) | rounds/game | wins | target |")
+    print("|---|---:|---:|---:|---:|---:|")
     for bot, st, wall, cpu in rows:
         print(
-            f"{bot + ' x4':<22}{st.games / wall:>9.1f}{st.games / cpu:>9.1f}"
-            f"{st.rounds / st.games:>13.1f}{st.tsumo + st.ron:>7}{TARGETS[bot]:>8.0f}"
+            f"| jantaku {bot} x4 | {st.games / wall:.1f} | {st.games / cpu:.1f} "
+            f"| {st.rounds / st.games:.1f} | {st.tsumo + st.ron} | >= {TARGETS[bot]:.0f} |"
         )
     for name, gps in REFERENCE.items():
-        print(f"{name + ' random':<22}{gps:>9.1f}{'':>9}{'':>13}{'':>7}{'':>8}")
+        print(f"| {name} random x4 | {gps:.1f} | | | | |")
 
 
 if __name__ == "__main__":

@@ -390,13 +390,17 @@ def _improving_core(
     # Regular form: per suit, the draws that lower the shanten depend only on
     # that suit's draw list, its partner suit's id, the other half's id, the
     # sets needed and the current shanten: memoised on exactly that.
+    ds = _draws_suit
     for si, key, partner, other in (
         (0, k0, i1, hi),
         (1, k1, i0, hi),
         (2, k2, i3, lo),
         (3, k3, i2, lo),
     ):
-        dl = _draws(key, si == 3)
+        # the draw list lookup inlined for the three number suits (a hot path)
+        dl = ds.get(key) if si != 3 else None
+        if dl is None:
+            dl = _draws(key, si == 3)
         mk = (dl, partner, other, n, base, si)
         gains = memo.get(mk)
         if gains is None:
@@ -504,6 +508,10 @@ def discard_shanten(c: Sequence[int]) -> dict[Kind, int]:
     return out
 
 
+# whole 3n+1 hand (the four suit keys joined) -> kinds whose draw lowers its shanten
+_improving_seen: dict[bytes, tuple[Kind, ...]] = {}
+
+
 def discard_ukeire(
     c: Sequence[int],
     visible: Sequence[int] | None = None,
@@ -540,10 +548,18 @@ def discard_ukeire(
         si, vid, k2 = removed[d]
         h[d] -= 1
         ks = list(keys)
-        vs = list(ids)
         ks[si] = k2
-        vs[si] = vid
-        kinds = _improving_core(h, after[d], total, ks, vs)
+        # A hand after a discard often was a hand of an earlier turn (tsumogiri
+        # gives back the last one): the improving kinds depend on the counts only.
+        hk = b"".join(ks)
+        kinds = _improving_seen.get(hk)
+        if kinds is None:
+            vs = list(ids)
+            vs[si] = vid
+            kinds = tuple(_improving_core(h, after[d], total, ks, vs))
+            if len(_improving_seen) >= _HALF_LIMIT:
+                _improving_seen.clear()
+            _improving_seen[hk] = kinds
         left = 0
         # a plain loop: this runs for every draw of every candidate discard
         if visible is None:
