@@ -216,6 +216,8 @@ def start_server(db_url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
         "DATABASE_URL": db_url,
         "JANTAKU_JOIN_RATE_PER_MINUTE": "1000000",
         "JANTAKU_ROUND_END_PAUSE_SECONDS": "1",
+        # Every seat is a bench client: no bot may take one over while tables are set up.
+        "JANTAKU_DISCONNECT_GRACE_SECONDS": "3600",
     }
     proc = subprocess.Popen(
         [sys.executable, "-m", "server", "serve", "--port", str(port)],
@@ -256,22 +258,22 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         limits = httpx.Limits(max_keepalive_connections=0)
         async with httpx.AsyncClient(base_url=base, timeout=120, limits=limits) as http:
             sem = asyncio.Semaphore(50)
+            tasks: list[asyncio.Task[None]] = []
 
-            async def one() -> tuple[int, list[str]]:
+            async def one() -> None:
                 async with sem:
-                    return await make_table(http, rules)
+                    game_id, tokens = await make_table(http, rules)
+                # Seats connect as soon as their table exists, and play from then on.
+                table = BenchTable(game_id, 1.0 / args.rate, stats)
+                tasks.extend(
+                    asyncio.create_task(
+                        seat_client(ws_base, token, table, stats, stop, not args.no_batch)
+                    )
+                    for token in tokens
+                )
 
-            made = await asyncio.gather(*(one() for _ in range(args.tables)))
+            await asyncio.gather(*(one() for _ in range(args.tables)))
         setup = time.monotonic() - t0
-        tables = [BenchTable(gid, 1.0 / args.rate, stats) for gid, _ in made]
-        # Spread the tables' first actions over one interval, as independent tables would be.
-        for i, t in enumerate(tables):
-            t.next_send = time.monotonic() + (i / len(tables)) / args.rate
-        tasks = [
-            asyncio.create_task(seat_client(ws_base, token, t, stats, stop, not args.no_batch))
-            for t, (_gid, tokens) in zip(tables, made, strict=True)
-            for token in tokens
-        ]
         await asyncio.sleep(args.warmup)
         stats.measuring = True
         mem_start = rss_mb(proc.pid) if proc else float("nan")
