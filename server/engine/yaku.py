@@ -159,7 +159,7 @@ def reading_yaku(
     if n_runs == 0:
         out.append(("toitoi", 2))
         han = 2
-    elif n_runs >= 2:
+    elif n_runs >= 2 and (menzen or rules.isshoku_sanjun):
         distinct = set(runs)
         if len(distinct) < n_runs:
             # Identical runs: iipeikou / ryanpeikou (closed only), isshoku sanjun (local).
