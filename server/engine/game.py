@@ -8,6 +8,7 @@ the state and returns the events it caused. Scoring goes only through
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -457,7 +458,7 @@ class GameState:
         else:
             tid = self.wall.tiles[self.draw_pos]
             self.draw_pos += 1
-        self.hands[seat].append(tid)
+        insort(self.hands[seat], tid)  # hands stay sorted: _discards relies on it
         self.cnt[seat][tid >> 2] += 1
         self.drawn[seat] = tid
         self.turn = seat
@@ -511,9 +512,9 @@ class GameState:
         table = _DISCARD[seat]
         tiles = self._tile
         prev = -1
-        # in id order equal tiles are adjacent (a red five has its own id), so one
-        # comparison with the previous tile drops duplicates
-        for tid in sorted(self.hands[seat]):
+        # hands are kept in id order, where equal tiles are adjacent (a red five
+        # has its own id), so one comparison with the previous tile drops duplicates
+        for tid in self.hands[seat]:
             t = tiles[tid]
             if t != prev:
                 prev = t
@@ -771,7 +772,6 @@ class GameState:
             tid = next(x for x in self.hands[s] if tiles[x] == tile and x != drawn)
             tsumogiri = False
         self.hands[s].remove(tid)
-        self.hands[s].sort()
         self.cnt[s][tid >> 2] -= 1
         self.drawn[s] = None
         self.rivers[s].append(RiverTile(tid, tile, tsumogiri, riichi))

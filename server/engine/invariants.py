@@ -68,6 +68,8 @@ def check_invariants(state: GameState) -> None:
             c[t >> 2] += 1
         if c != state.cnt[s]:
             raise AssertionError(f"counts: seat {s}'s count array does not match its hand")
+        if state.hands[s] != sorted(state.hands[s]):
+            raise AssertionError(f"hand of seat {s} is not kept in tile-id order")
         d = state.drawn[s]
         if d is not None and d not in state.hands[s]:
             raise AssertionError(f"drawn tile of seat {s} is not in its hand")

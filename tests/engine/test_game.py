@@ -223,6 +223,10 @@ def test_check_invariants_names_a_misplaced_tile() -> None:
     with pytest.raises(AssertionError, match="1 tile ids are nowhere"):
         check_invariants(lost)
     lost.hands[3].append(gone)
+    lost.hands[3].reverse()
+    with pytest.raises(AssertionError, match="not kept in tile-id order"):
+        check_invariants(lost)
+    lost.hands[3].sort()
     lost.scores[0] += 100
     with pytest.raises(AssertionError, match="points"):
         check_invariants(lost)
