@@ -508,7 +508,9 @@ def discard_shanten(c: Sequence[int]) -> dict[Kind, int]:
     return out
 
 
-# whole 3n+1 hand (the four suit keys joined) -> kinds whose draw lowers its shanten
+# whole 3n+1 hand (the four suit keys joined) -> kinds whose draw lowers its shanten;
+# bounded lower than the suit tables (a whole-hand entry costs ~250 bytes)
+_SEEN_LIMIT = 100_000
 _improving_seen: dict[bytes, tuple[Kind, ...]] = {}
 
 
@@ -557,7 +559,7 @@ def discard_ukeire(
             vs = list(ids)
             vs[si] = vid
             kinds = tuple(_improving_core(h, after[d], total, ks, vs))
-            if len(_improving_seen) >= _HALF_LIMIT:
+            if len(_improving_seen) >= _SEEN_LIMIT:
                 _improving_seen.clear()
             _improving_seen[hk] = kinds
         left = 0
