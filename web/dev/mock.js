@@ -13,7 +13,7 @@ export const players = [
 
 export const views = {
   discard: {
-    seat: 0, phase: "play", rules: "standard",
+    seat: 0, phase: "play", rules: { name: "standard", kuitan: true, red_fives: 3, length: "hanchan", think_seconds: 5, bank_seconds: 20 },
     round: { wind: "S", kyoku: 2, honba: 1, riichi_sticks: 1, dealer: 1, dice: [3, 4] },
     scores: [31200, 18700, 24100, 25000], dora_indicators: ["4p", "9s"], wall_left: 38, turn: 0, waiting_on: [0],
     last_discard: { seat: 3, tile: "7z" },
