@@ -235,6 +235,9 @@ def play_game(
     # Counted by ActionType object and named at the end: Enum.value is a slow property.
     chosen: Counter[ActionType] = Counter()
     check_after = checks.invariants or bool(checks.view_rate)
+    # the check switches as locals: read at every decision
+    invariants, illegal_rate, legal_rate = checks.invariants, checks.illegal_rate, checks.legal_rate
+    legal_actions, apply = engine.legal_actions, engine.apply
     after_transition()
     while state.phase != "game_end":
         step += 1
@@ -251,16 +254,19 @@ def play_game(
             fail(f"phase {state.phase} waits on nobody")
             break
         # Answers to a discard may come in any order: take a random waiting seat.
-        seat = min(waiting) if len(waiting) == 1 else rng.choice(sorted(waiting))
-        legal = engine.legal_actions(state, seat)
+        if len(waiting) == 1:
+            (seat,) = waiting  # unpacking, cheaper than min() on the common one-seat case
+        else:
+            seat = rng.choice(sorted(waiting))
+        legal = legal_actions(state, seat)
         if not legal:
             fail(f"seat {seat} is waited on but has no legal action")
             break
-        if checks.invariants:
+        if invariants:
             for s in range(4):
                 if s not in waiting and engine.legal_actions(state, s):
                     fail(f"seat {s} has legal actions but is not waited on")
-        if checks.illegal_rate and rng.random() < checks.illegal_rate:
+        if illegal_rate and rng.random() < illegal_rate:
             _check_illegal(state, rng, seat, legal, checks.illegal_tries, stats, fail)
         action = bots[seat].choose(state, seat, legal)
         # bots hand back a listed object: compare by identity before __eq__
@@ -271,7 +277,7 @@ def play_game(
             if action not in legal:
                 fail(f"bot {bots[seat].name} chose {action!r}, not a legal action")
                 break
-        if checks.legal_rate and rng.random() < checks.legal_rate:
+        if legal_rate and rng.random() < legal_rate:
             for a in legal:
                 if a == action:
                     continue
@@ -283,7 +289,7 @@ def play_game(
         stats.decisions += 1
         chosen[action.type] += 1
         try:
-            engine.apply(state, action)
+            apply(state, action)
         except IllegalAction as exc:
             fail(f"chosen legal action {action!r} was refused: {exc}")
             break

@@ -58,7 +58,13 @@ def _act(
 
 _DISCARD = [[_act(ActionType.DISCARD, s, t) for t in range(37)] for s in range(4)]
 _TSTR = [tile_str(t) for t in range(37)]
+_SORT = [sort_key(t) for t in range(37)]
+_SEATS = range(4)  # built once: `x in range(4)` in the per-action path built a range each time
 _ONLY = [frozenset({s}) for s in range(4)]
+_AFTER = [tuple((s + i) % 4 for i in (1, 2, 3)) for s in range(4)]  # the others in turn order
+_MELD_OF_CALL = {
+    at: MeldType(at.value) for at in (ActionType.CHI, ActionType.PON, ActionType.DAIMINKAN)
+}
 _NO_KINDS: frozenset[Kind] = frozenset()
 
 
@@ -127,7 +133,7 @@ def _meld_json(m: Meld) -> dict[str, Any]:
 
 
 def _sorted_strs(tiles: Sequence[Tile]) -> list[str]:
-    return [tile_str(t) for t in sorted(tiles, key=sort_key)]
+    return [_TSTR[t] for t in sorted(tiles, key=_SORT.__getitem__)]
 
 
 class GameState:
@@ -423,7 +429,7 @@ class GameState:
                     "scores": list(self.scores),
                     "dealer": self.dealer,
                     "dice": list(wall.dice),
-                    "dora_indicators": [tile_str(t) for t in self.dora_indicators()],
+                    "dora_indicators": [_TSTR[t] for t in self.dora_indicators()],
                     "wall_left": self.live_left(),
                     "round_index": self.round_index,
                 },
@@ -489,7 +495,7 @@ class GameState:
             return self._legal[seat]
         except KeyError:
             pass
-        if self.phase != "play" or seat not in range(4):
+        if self.phase != "play" or seat not in _SEATS:
             out: list[Action] = []
         elif self.step is Step.CLAIM or self.step is Step.CHANKAN:
             out = [] if seat in self.claim_answers else self.claim_options.get(seat, [])
@@ -507,10 +513,13 @@ class GameState:
             d = self.drawn[seat]
             assert d is not None
             return [_act(ActionType.DISCARD, seat, self.tile(d))]
-        out = []
         kuikae = self.kuikae
         table = _DISCARD[seat]
         tiles = self._tile
+        if not kuikae:
+            # the common case, deduplicated in C; dict keys keep first-seen (id) order
+            return [table[t] for t in dict.fromkeys(map(tiles.__getitem__, self.hands[seat]))]
+        out = []
         prev = -1
         # hands are kept in id order, where equal tiles are adjacent (a red five
         # has its own id), so one comparison with the previous tile drops duplicates
@@ -518,7 +527,7 @@ class GameState:
             t = tiles[tid]
             if t != prev:
                 prev = t
-                if not kuikae or (tid >> 2) not in kuikae:
+                if (tid >> 2) not in kuikae:
                     out.append(table[t])
         return out
 
@@ -726,7 +735,7 @@ class GameState:
         return f"that {at.value} is not possible (wrong tiles)"
 
     def apply(self, action: Action) -> list[Event]:
-        if action.seat not in range(4):
+        if action.seat not in _SEATS:
             raise IllegalAction(self.why_illegal(action))
         legal = self.legal(action.seat)
         for a in legal:
@@ -826,7 +835,7 @@ class GameState:
         inds = self.dora_indicators()
         return Event(
             "new_dora",
-            {"indicator": tile_str(inds[-1]), "dora_indicators": [tile_str(t) for t in inds]},
+            {"indicator": _TSTR[inds[-1]], "dora_indicators": [_TSTR[t] for t in inds]},
         )
 
     def _tsumo(self, s: int) -> list[Event]:
@@ -953,8 +962,10 @@ class GameState:
         ans = self.claim_answers
         src = self.claim_from
         assert src is not None
-        order = [(src + i) % 4 for i in (1, 2, 3)]
-        ron_seats = [s for s in order if any(a.type is ActionType.RON for a in opts.get(s, []))]
+        order = _AFTER[src]
+        # a seat has a ron option exactly when its win was scored into claim_results
+        results = self.claim_results
+        ron_seats = [s for s in order if s in results] if results else []
         pending_ron = [s for s in ron_seats if s not in ans]
         rons = [s for s in ron_seats if s in ans and ans[s].type is ActionType.RON]
         if self.rules.multiple_ron == "atamahane":
@@ -1031,17 +1042,18 @@ class GameState:
             and self.rivers[0][0].tid >> 2 in WINDS
         ):
             return events + self._ryuukyoku("suufon_renda")
-        if self.live_left() == 0:
+        if DEAD_START - self.kans - self.draw_pos == 0:  # live_left(), inlined: every discard
             return events + self._exhaustive()
         return events + self._draw((src + 1) % 4, rinshan=False)
 
     def _call(self, a: Action, src: int, tid: TileId) -> list[Event]:
         s = a.seat
-        t = self.tile(tid)
+        tiles_of = self._tile
+        t = tiles_of[tid]
         own: list[TileId] = []
         pool = list(self.hands[s])
         for want in a.tiles:
-            x = next(x for x in pool if self.tile(x) == want)
+            x = next(x for x in pool if tiles_of[x] == want)
             pool.remove(x)
             own.append(x)
         self.hands[s] = pool
@@ -1051,8 +1063,8 @@ class GameState:
         self.ippatsu = [False] * 4
         self.uninterrupted = False
         ids = (*own, tid)
-        tiles = tuple(sorted((self.tile(x) for x in ids), key=sort_key))
-        mt = MeldType(a.type.value)
+        tiles = tuple(sorted((tiles_of[x] for x in ids), key=_SORT.__getitem__))
+        mt = _MELD_OF_CALL[a.type]
         self.melds[s].append(Furo(Meld(mt, tiles, t, src), ids))
         k = tid >> 2
         if mt is not MeldType.CHI:
@@ -1063,8 +1075,8 @@ class GameState:
                 {
                     "seat": s,
                     "meld": mt.value,
-                    "tiles": [tile_str(x) for x in tiles],
-                    "called": tile_str(t),
+                    "tiles": [_TSTR[x] for x in tiles],
+                    "called": _TSTR[t],
                     "from_seat": src,
                 },
             )
@@ -1444,8 +1456,9 @@ def _variants(by_tile: dict[Tile, list[TileId]], want: list[Kind]) -> list[tuple
             out.append((plain[0], red[0]))
         return out
     opts_b = [t for t in by_tile if kind(t) == b]
-    pairs = {tuple(sorted((x, y), key=sort_key)) for x in opts_a for y in opts_b}
-    return sorted(pairs, key=lambda p: [sort_key(t) for t in p])
+    key = _SORT.__getitem__
+    pairs = {tuple(sorted((x, y), key=key)) for x in opts_a for y in opts_b}
+    return sorted(pairs, key=lambda p: [key(t) for t in p])
 
 
 # --- the functional API of docs/engine.md -----------------------------------
