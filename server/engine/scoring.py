@@ -379,7 +379,10 @@ def _suit_splits(key: bytes, s: int) -> tuple[_Split, ...]:
     if n == 0:
         _suit_sets(c, 0, base, [], [], out)
     elif n == 2:
-        for p in range(9):
+        # Runs and triplets each add a multiple of 3 to sum(i * c[i]), so the pair
+        # p must have 2p = that sum (mod 3): one pair position in three is tried.
+        r = 2 * sum([i * x for i, x in enumerate(c)]) % 3
+        for p in range(r, 9, 3):
             if c[p] >= 2:
                 c[p] -= 2
                 found: list[_Split] = []
