@@ -8,7 +8,7 @@ the state and returns the events it caused. Scoring goes only through
 
 from __future__ import annotations
 
-from bisect import insort
+from bisect import bisect_left, insort
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -59,6 +59,7 @@ def _act(
 _DISCARD = [[_act(ActionType.DISCARD, s, t) for t in range(37)] for s in range(4)]
 _TSTR = [tile_str(t) for t in range(37)]
 _SORT = [sort_key(t) for t in range(37)]
+_KIND = [kind(t) for t in range(37)]
 _SEATS = range(4)  # built once: `x in range(4)` in the per-action path built a range each time
 _ONLY = [frozenset({s}) for s in range(4)]
 _AFTER = [tuple((s + i) % 4 for i in (1, 2, 3)) for s in range(4)]  # the others in turn order
@@ -774,13 +775,19 @@ class GameState:
         assert tile is not None
         drawn = self.drawn[s]
         tiles = self._tile
+        hand = self.hands[s]
         if drawn is not None and tiles[drawn] == tile:
             tid = drawn
             tsumogiri = True
+            del hand[bisect_left(hand, tid)]
         else:
-            tid = next(x for x in self.hands[s] if tiles[x] == tile and x != drawn)
+            # hands are in id order and a kind's ids are 4k..4k+3: start the search there
+            # (the action was validated, so the tile is in the hand)
+            i = bisect_left(hand, _KIND[tile] << 2)
+            while tiles[hand[i]] != tile or hand[i] == drawn:
+                i += 1
+            tid = hand.pop(i)
             tsumogiri = False
-        self.hands[s].remove(tid)
         self.cnt[s][tid >> 2] -= 1
         self.drawn[s] = None
         self.rivers[s].append(RiverTile(tid, tile, tsumogiri, riichi))
