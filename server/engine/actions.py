@@ -35,6 +35,9 @@ class ActionType(StrEnum):
 CALL_TYPES = frozenset({ActionType.PON, ActionType.CHI, ActionType.DAIMINKAN})
 
 
+_setattr = object.__setattr__  # how a frozen dataclass sets its own fields
+
+
 class IllegalAction(ValueError):
     """An action that is not in ``legal_actions`` now; the state is unchanged."""
 
@@ -98,7 +101,7 @@ class Action:
         return f"Action({', '.join(parts)})"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Event:
     """Something that happened, and who may see it.
 
@@ -113,11 +116,23 @@ class Event:
     data: Mapping[str, Any] = field(default_factory=dict)
     seats: frozenset[int] | None = None
 
-    def __post_init__(self) -> None:
-        # to_json() puts the event type beside the data; a "type" key in the data would
-        # silently replace it on the wire.
-        if "type" in self.data:
-            raise ValueError(f"event {self.type!r}: data may not have a 'type' key")
+    # Written by hand (not generated with a __post_init__): the engine builds a few
+    # events per action, and the generated one was a visible part of self-play time.
+    def __init__(
+        self,
+        type: str,
+        data: Mapping[str, Any] | None = None,
+        seats: frozenset[int] | None = None,
+    ) -> None:
+        if data is None:
+            data = {}
+        elif "type" in data:
+            # to_json() puts the event type beside the data; a "type" key in the data
+            # would silently replace it on the wire.
+            raise ValueError(f"event {type!r}: data may not have a 'type' key")
+        _setattr(self, "type", type)
+        _setattr(self, "data", data)
+        _setattr(self, "seats", seats)
 
     def visible_to(self, seat: int | None) -> bool:
         """Whether ``seat`` (None = spectator) may see this event's data."""
