@@ -238,6 +238,7 @@ def play_game(
     # the check switches as locals: read at every decision
     invariants, illegal_rate, legal_rate = checks.invariants, checks.illegal_rate, checks.legal_rate
     legal_actions, apply = engine.legal_actions, engine.apply
+    decisions = 0
     after_transition()
     while state.phase != "game_end":
         step += 1
@@ -286,7 +287,7 @@ def play_game(
                 except IllegalAction as exc:
                     fail(f"listed legal action {a!r} was refused: {exc}")
                 stats.checks["legal_accepted"] += 1
-        stats.decisions += 1
+        decisions += 1
         chosen[action.type] += 1
         try:
             apply(state, action)
@@ -295,6 +296,7 @@ def play_game(
             break
         if check_after:
             after_transition()
+    stats.decisions += decisions
     for t, n in chosen.items():
         stats.actions[t.value] += n
     stats.seconds = time.perf_counter() - t0

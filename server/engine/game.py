@@ -614,17 +614,18 @@ class GameState:
         k = tid >> 2
         calls_ok = DEAD_START - self.kans - self.draw_pos > 0  # R10: none on the last discard
         chi_seat = (discarder + 1) % 4
+        waits, riichi, cnt = self.waits, self.riichi, self.cnt  # locals: read 3 times a discard
         for s in range(4):
             if s == discarder:
                 continue
             opts: list[Action] = []
-            if k in self.waits[s] and not self.furiten(s):
+            if k in waits[s] and not self.furiten(s):
                 res = self._score(s, t, False)
                 if res is not None:
                     opts.append(_act(ActionType.RON, s))
                     self.claim_results[s] = res
-            if calls_ok and not self.riichi[s]:
-                c = self.cnt[s]
+            if calls_ok and not riichi[s]:
+                c = cnt[s]
                 # cheap test first: most discards give nobody a call
                 if c[k] >= 2 or (
                     s == chi_seat
@@ -820,8 +821,9 @@ class GameState:
 
     def _mark_passed_furiten(self, source: int, k: Kind) -> None:
         """R16: a seat whose winning tile passes becomes furiten (unless it rons)."""
+        waits = self.waits
         for o in range(4):
-            if o != source and k in self.waits[o]:
+            if o != source and k in waits[o]:
                 self._mark_passed_furiten_seat(o)
 
     def _mark_passed_furiten_seat(self, o: int) -> None:
