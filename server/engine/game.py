@@ -492,10 +492,10 @@ class GameState:
 
     def legal(self, seat: int) -> list[Action]:
         """The seat's legal actions (cached until the next transition; do not mutate)."""
-        try:
-            return self._legal[seat]
-        except KeyError:
-            pass
+        # .get, not try/except: every decision has one miss, and a raised KeyError costs more
+        hit = self._legal.get(seat)
+        if hit is not None:
+            return hit
         if self.phase != "play" or seat not in _SEATS:
             out: list[Action] = []
         elif self.step is Step.CLAIM or self.step is Step.CHANKAN:
@@ -582,6 +582,8 @@ class GameState:
                         out.append(_act(ActionType.RIICHI, seat, t))
                 finally:
                     c[tid >> 2] += 1
+        if not out:
+            return self._discards(seat)  # the common turn: only discards, no copy needed
         out.extend(self._discards(seat))
         return out
 
