@@ -89,6 +89,10 @@ class RiverTile(NamedTuple):
     called: bool = False
 
 
+# RiverTile(...) without the generated __new__'s Python frame: one per discard
+_new_tuple = tuple.__new__
+
+
 @dataclass(slots=True)
 class Furo:
     """A declared meld with the physical tile ids behind it."""
@@ -793,7 +797,7 @@ class GameState:
             tsumogiri = False
         self.cnt[s][tid >> 2] -= 1
         self.drawn[s] = None
-        self.rivers[s].append(RiverTile(tid, tile, tsumogiri, riichi))
+        self.rivers[s].append(_new_tuple(RiverTile, (tid, tile, tsumogiri, riichi, False)))
         if riichi:
             self.riichi_decl = s
         elif self.ippatsu[s]:
