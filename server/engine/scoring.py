@@ -484,28 +484,6 @@ _KOKUSHI_COUNTS = itemgetter(*sorted(YAOCHU))
 # --- scoring --------------------------------------------------------------
 
 
-def _situation_yaku(ctx: WinContext, menzen: bool) -> list[tuple[str, int]]:
-    out: list[tuple[str, int]] = []
-    if ctx.double_riichi:
-        out.append(("double_riichi", 2))
-    elif ctx.riichi:
-        out.append(("riichi", 1))
-    if ctx.ippatsu:
-        out.append(("ippatsu", 1))
-    if menzen and ctx.tsumo:
-        out.append(("menzen_tsumo", 1))
-    if ctx.rinshan:
-        out.append(("rinshan_kaihou", 1))
-    if ctx.chankan:
-        out.append(("chankan", 1))
-    # Tenhou: a rinshan draw from the last tile is rinshan kaihou, not haitei too.
-    if ctx.haitei and not ctx.rinshan:
-        out.append(("haitei", 1))
-    if ctx.houtei:
-        out.append(("houtei", 1))
-    return out
-
-
 def score_hand(
     concealed: Sequence[Tile], melds: Sequence[Meld], ctx: WinContext, rules: RuleSet
 ) -> WinResult:
@@ -550,9 +528,25 @@ def score_hand(
     extra_han = dora = ura = 0
     if not hand_ym:
         # Yaku of the situation and of the tiles held count for every reading.
-        fixed = _situation_yaku(ctx, menzen) + hand_yaku(
-            suited, honors, terminals, one_suit, menzen, rules
-        )
+        # (Listing order comes from the final sort, so situation yaku just append.)
+        fixed = hand_yaku(suited, honors, terminals, one_suit, menzen, rules)
+        if ctx.double_riichi:
+            fixed.append(("double_riichi", 2))
+        elif ctx.riichi:
+            fixed.append(("riichi", 1))
+        if ctx.ippatsu:
+            fixed.append(("ippatsu", 1))
+        if menzen and tsumo:
+            fixed.append(("menzen_tsumo", 1))
+        if ctx.rinshan:
+            fixed.append(("rinshan_kaihou", 1))
+        if ctx.chankan:
+            fixed.append(("chankan", 1))
+        # Tenhou: a rinshan draw from the last tile is rinshan kaihou, not haitei too.
+        if ctx.haitei and not ctx.rinshan:
+            fixed.append(("haitei", 1))
+        if ctx.houtei:
+            fixed.append(("houtei", 1))
         for i in ctx.dora_indicators:
             dora += bf[_DORA_OF[i]]
         if ctx.riichi or ctx.double_riichi:  # R21: ura only with riichi
@@ -677,12 +671,31 @@ def score_hand(
         gain = from_dealer + 2 * each
         pay = {"tsumo_dealer": from_dealer, "tsumo_nondealer": each}
     total = gain + 300 * ctx.honba + 1000 * ctx.riichi_sticks
+    # The WinResult is filled here rather than through _result: one call fewer per hand.
+    r: WinResult = object.__new__(WinResult)
     if is_ym:
-        best_yaku = sorted(best_yaku, key=_ORDER.__getitem__)
-        return _result((), tuple(best_yaku), 0, fu, "yakuman", 0, 0, 0, base, pay, total)
-    if len(best_yaku) > 1:
-        best_yaku.sort(key=_ORDER.__getitem__)
-    return _result(tuple(best_yaku), (), han, fu, best_limit, dora, aka, ura, base, pay, total)
+        _s_yaku(r, ())
+        _s_yakuman(r, tuple(sorted(best_yaku, key=_ORDER.__getitem__)))
+        _s_han(r, 0)
+        _s_limit(r, "yakuman")
+        _s_dora(r, 0)
+        _s_aka(r, 0)
+        _s_ura(r, 0)
+    else:
+        if len(best_yaku) > 1:
+            best_yaku.sort(key=_ORDER.__getitem__)
+        _s_yaku(r, tuple(best_yaku))
+        _s_yakuman(r, ())
+        _s_han(r, han)
+        _s_limit(r, best_limit)
+        _s_dora(r, dora)
+        _s_aka(r, aka)
+        _s_ura(r, ura)
+    _s_fu(r, fu)
+    _s_base(r, base)
+    _s_payments(r, pay)
+    _s_total(r, total)
+    return r
 
 
 class _Order(dict[tuple[str, int], int]):
@@ -701,7 +714,7 @@ _ORDER = _Order(
 
 # WinResult is a frozen dataclass, whose __init__ sets each field through
 # object.__setattr__; score_hand builds one per call, so it fills the slots
-# directly (the same object, half the cost).
+# directly with these descriptors (the same object, half the cost).
 _s_yaku, _s_yakuman, _s_han, _s_fu, _s_limit, _s_dora, _s_aka, _s_ura = (
     getattr(WinResult, f).__set__
     for f in ("yaku", "yakuman", "han", "fu", "limit", "dora", "aka", "ura")
@@ -709,34 +722,6 @@ _s_yaku, _s_yakuman, _s_han, _s_fu, _s_limit, _s_dora, _s_aka, _s_ura = (
 _s_base, _s_payments, _s_total = (
     getattr(WinResult, f).__set__ for f in ("base", "payments", "total")
 )
-
-
-def _result(
-    yaku: tuple[tuple[str, int], ...],
-    yakuman: tuple[tuple[str, int], ...],
-    han: int,
-    fu: int,
-    limit: str | None,
-    dora: int,
-    aka: int,
-    ura: int,
-    base: int,
-    payments: dict[str, int],
-    total: int,
-) -> WinResult:
-    r: WinResult = object.__new__(WinResult)
-    _s_yaku(r, yaku)
-    _s_yakuman(r, yakuman)
-    _s_han(r, han)
-    _s_fu(r, fu)
-    _s_limit(r, limit)
-    _s_dora(r, dora)
-    _s_aka(r, aka)
-    _s_ura(r, ura)
-    _s_base(r, base)
-    _s_payments(r, payments)
-    _s_total(r, total)
-    return r
 
 
 # --- settlement (R19, R20, R24) -------------------------------------------
