@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import func, insert, select
+from sqlalchemy import Select, func, insert, select
 from sqlalchemy.orm import Session, selectinload
 
 from server.db.models import Game, GameEvent, GameSeat, Hand, Lobby, LobbySeat, utcnow
@@ -113,6 +113,13 @@ def list_games(
     q = select(Game).where(Game.status == "finished")
     if player_id is not None:
         q = q.where(Game.id.in_(select(GameSeat.game_id).where(GameSeat.player_id == player_id)))
+    return page_games(s, q, limit, offset)
+
+
+def page_games(
+    s: Session, q: Select[Game], limit: int, offset: int
+) -> tuple[list[dict[str, Any]], int]:
+    """One page of a games query as summaries, newest first, and the query's total count."""
     total = s.scalar(select(func.count()).select_from(q.subquery())) or 0
     games = s.scalars(
         q.options(selectinload(Game.seats))

@@ -12,10 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
-from server.db.games import game_summary
+from server.db.games import page_games
 from server.db.models import Game, GameEvent, GameSeat, Hand, Lobby, utcnow
 from server.records.importer import ImportedGame
 
@@ -141,14 +141,7 @@ def lobby_games(
     if lobby_id is None:
         return None
     q = select(Game).where(Game.status == "finished", Game.lobby_id == lobby_id)
-    total = s.scalar(select(func.count()).select_from(q.subquery())) or 0
-    games = s.scalars(
-        q.options(selectinload(Game.seats))
-        .order_by(Game.ended_at.desc(), Game.id.desc())
-        .limit(limit)
-        .offset(offset)
-    )
-    return [game_summary(g) for g in games], total
+    return page_games(s, q, limit, offset)
 
 
 def import_info(s: Session, game_ids: list[int]) -> dict[int, dict[str, Any]]:
