@@ -176,18 +176,7 @@ def parse_request(obj: Any) -> tuple[list[Tile], list[Meld], WinContext, RuleSet
 
 
 def result_json(r: WinResult) -> dict[str, Any]:
-    return {
-        "yaku": [{"id": y, "han": h} for y, h in r.yaku],
-        "yakuman": [{"id": y, "multiplier": m} for y, m in r.yakuman],
-        "han": r.han,
-        "fu": r.fu,
-        "limit": r.limit,
-        "dora": r.dora,
-        "aka": r.aka,
-        "ura": r.ura,
-        "payments": dict(r.payments),
-        "total": r.total,
-    }
+    return {**r.hand_json(), "payments": dict(r.payments), "total": r.total}
 
 
 def score_request(obj: Any) -> dict[str, Any]:

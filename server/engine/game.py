@@ -1211,14 +1211,7 @@ class GameState:
                     "hand": _sorted_strs(hand),
                     "melds": [_meld_json(f.meld) for f in self.melds[w.seat]],
                     "win_tile": tile_str(win_tile),
-                    "yaku": [{"id": y, "han": h} for y, h in r.yaku],
-                    "yakuman": [{"id": y, "multiplier": m} for y, m in r.yakuman],
-                    "han": r.han,
-                    "fu": r.fu,
-                    "limit": r.limit,
-                    "dora": r.dora,
-                    "aka": r.aka,
-                    "ura": r.ura,
+                    **r.hand_json(),
                     "points": sum(r.payments.values())
                     if w.from_seat is not None
                     else _tsumo_points(r, w.seat == self.dealer),

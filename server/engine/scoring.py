@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import itemgetter
+from typing import Any
 
 from server.engine.melds import KAN_TYPES, Meld, MeldType
 from server.engine.rules import RuleSet
@@ -82,6 +83,19 @@ class WinResult:
     @property
     def is_yakuman(self) -> bool:
         return bool(self.yakuman)
+
+    def hand_json(self) -> dict[str, Any]:
+        """Yaku, han, fu, limit and dora counts as JSON (shared by the score API and events)."""
+        return {
+            "yaku": [{"id": y, "han": h} for y, h in self.yaku],
+            "yakuman": [{"id": y, "multiplier": m} for y, m in self.yakuman],
+            "han": self.han,
+            "fu": self.fu,
+            "limit": self.limit,
+            "dora": self.dora,
+            "aka": self.aka,
+            "ura": self.ura,
+        }
 
 
 class ScoreError(ValueError):
