@@ -316,10 +316,7 @@ _draws_suit: dict[bytes, int] = {}
 _draws_honor: dict[bytes, int] = {}
 _draw_list_ids: dict[tuple[tuple[int, int], ...], int] = {}
 _draw_lists: list[tuple[tuple[int, int], ...]] = []
-# (draw list id, partner id, other half id, sets needed, shanten, suit) ->
-# kinds of that suit whose draw lowers the shanten
 _GAINS_LIMIT = 500_000
-_suit_gains: dict[tuple[int, int, int, int, int, int], tuple[Kind, ...]] = {}
 
 
 def _draws(key: bytes, honors: bool) -> int:
@@ -347,22 +344,6 @@ def _draws(key: bytes, honors: bool) -> int:
     return i
 
 
-def _suit_gain(
-    si: int, draws: tuple[tuple[int, int], ...], partner: int, other: int, n: int, base: int
-) -> tuple[Kind, ...]:
-    """Kinds of suit ``si`` whose draw lowers the regular shanten below ``base``."""
-    out = []
-    for j, vid in draws:
-        # suits 0/2 are the first of their half, 1/3 the second
-        half = _pair(vid, partner) if si in (0, 2) else _pair(partner, vid)
-        a, b = (half, other) if si < 2 else (other, half)
-        fin = _final.get((a << 24) | (b << 3) | n)
-        sh = _combine(a, b, n) if fin is None else fin
-        if sh < base:
-            out.append(9 * si + j)
-    return tuple(out)
-
-
 def _improving(h: list[int], base: int | None = None) -> tuple[int, list[Kind]]:
     """Shanten of a 3n+1 hand and the kinds whose draw lowers it.
 
@@ -377,54 +358,52 @@ def _improving(h: list[int], base: int | None = None) -> tuple[int, list[Kind]]:
 
 
 def _improving_core(
-    h: list[int], base: int, total: int, keys: list[bytes], ids: list[int]
+    h: list[int], base: int, total: int, keys: Sequence[bytes], ids: Sequence[int]
 ) -> list[Kind]:
     """``_improving`` given the hand's shanten, size and per-suit keys and ids."""
     n = (total + 1) // 3
-    k0, k1, k2, k3 = keys
-    i0, i1, i2, i3 = ids
-    lo = _pair(i0, i1)
-    hi = _pair(i2, i3)
-    found: set[Kind] = set()
-    memo = _suit_gains
+    rests = _rests(ids)
+    found: list[Kind] = []
     # Regular form: per suit, the draws that lower the shanten depend only on
-    # that suit's draw list, its partner suit's id, the other half's id, the
-    # sets needed and the current shanten: memoised on exactly that.
+    # that suit's draw list, the other three suits' combined vector, the sets
+    # needed and the current shanten: memoised on exactly that.
     ds = _draws_suit
-    for si, key, partner, other in (
-        (0, k0, i1, hi),
-        (1, k1, i0, hi),
-        (2, k2, i3, lo),
-        (3, k3, i2, lo),
-    ):
+    for si in range(4):
+        key = keys[si]
         # the draw list lookup inlined for the three number suits (a hot path)
         dl = ds.get(key) if si != 3 else None
         if dl is None:
             dl = _draws(key, si == 3)
-        mk = (dl, partner, other, n, base, si)
-        gains = memo.get(mk)
-        if gains is None:
-            gains = _suit_gain(si, _draw_lists[dl], partner, other, n, base)
-            if len(memo) >= _GAINS_LIMIT:
-                memo.clear()
-            memo[mk] = gains
-        if gains:
-            found.update(gains)
-    # Chiitoitsu/kokushi can only improve if they already give the shanten;
-    # a draw then lowers them by one in these cases (possibly a kind far from
-    # anything held, which the regular loop above never looks at).
+        g = _gain_indices(dl, rests[si], n, base)
+        if g:
+            start = 9 * si
+            found.extend([start + j for j in g])
     if total == 13:
-        if _chiitoitsu(h) == base:
-            few_kinds = NUM_KINDS - h.count(0) < 7
-            for k in range(NUM_KINDS):
-                if h[k] == 1 or (few_kinds and h[k] == 0):
-                    found.add(k)
-        if _kokushi(h) == base:
-            has_pair = max(h[k] for k in _KOKUSHI_KINDS) >= 2
-            for k in _KOKUSHI_KINDS:
-                if h[k] == 0 or (h[k] == 1 and not has_pair):
-                    found.add(k)
-    return sorted(found)
+        extra = _special_draws(h, base)
+        if extra:
+            return sorted({*found, *extra})
+    return found
+
+
+def _special_draws(h: list[int], base: int) -> list[Kind]:
+    """Draws that lower a closed 13-tile hand's chiitoitsu or kokushi shanten to below ``base``.
+
+    These forms can only improve the hand if they already give its shanten;
+    a draw then lowers them by one in these cases (possibly a kind far from
+    anything held, which the regular search never looks at).
+    """
+    out: list[Kind] = []
+    if _chiitoitsu(h) == base:
+        few_kinds = NUM_KINDS - h.count(0) < 7
+        for k in range(NUM_KINDS):
+            if h[k] == 1 or (few_kinds and h[k] == 0):
+                out.append(k)
+    if _kokushi(h) == base:
+        has_pair = max(h[k] for k in _KOKUSHI_KINDS) >= 2
+        for k in _KOKUSHI_KINDS:
+            if h[k] == 0 or (h[k] == 1 and not has_pair):
+                out.append(k)
+    return out
 
 
 # suit key -> ((index in suit, vector id, key) after removing one of that
@@ -453,65 +432,153 @@ def _removals(key: bytes, honors: bool) -> tuple[tuple[int, int, bytes], ...]:
     return res
 
 
-def discard_shanten(c: Sequence[int]) -> dict[Kind, int]:
-    """For a 3n+2 hand: the shanten after discarding each held kind.
+def _rests(ids: Sequence[int]) -> tuple[int, int, int, int]:
+    """Per suit, the id of the other three suits' combined vector."""
+    i0, i1, i2, i3 = ids
+    lo = _pair(i0, i1)
+    hi = _pair(i2, i3)
+    return _pair(i1, hi), _pair(i0, hi), _pair(lo, i3), _pair(lo, i2)
 
-    A discard changes one suit only, so each kind costs a few small-id lookups.
+
+def _rests_after(ids: Sequence[int], si: int, vid: int) -> tuple[int, int, int, int]:
+    """``_rests`` of the hand whose suit ``si`` changed to vector ``vid``.
+
+    Combined vectors are interned by value, so the grouping order does not matter.
     """
+    i0, i1, i2, i3 = ids
+    if si == 0:
+        x = _pair(vid, i1)
+        return 0, _pair(vid, _pair(i2, i3)), _pair(x, i3), _pair(x, i2)
+    if si == 1:
+        x = _pair(i0, vid)
+        return _pair(vid, _pair(i2, i3)), 0, _pair(x, i3), _pair(x, i2)
+    if si == 2:
+        x = _pair(vid, i3)
+        return _pair(i1, x), _pair(i0, x), 0, _pair(_pair(i0, i1), vid)
+    x = _pair(i2, vid)
+    return _pair(i1, x), _pair(i0, x), _pair(_pair(i0, i1), vid), 0
+
+
+def _discard_context(
+    c: Sequence[int],
+) -> tuple[list[int], int, tuple[bytes, ...], list[int], tuple[int, int, int, int]]:
+    """Checks a 3n+2 hand; its counts, size, suit keys, suit vector ids and rests."""
     _check_counts(c)
     h = list(c)
     total = sum(h)
     if total % 3 != 2:
         raise ValueError(f"discards need a hand of 3n+2 tiles, got {total}")
-    n = (total - 1) // 3
     keys = (bytes(h[0:9]), bytes(h[9:18]), bytes(h[18:27]), bytes(h[27:34]))
-    ids = [_vector_id(keys[0], False), _vector_id(keys[1], False)]
-    ids += [_vector_id(keys[2], False), _vector_id(keys[3], True)]
-    lo = _pair(ids[0], ids[1])
-    hi = _pair(ids[2], ids[3])
+    ids = [
+        _vector_id(keys[0], False),
+        _vector_id(keys[1], False),
+        _vector_id(keys[2], False),
+        _vector_id(keys[3], True),
+    ]
+    return h, total, keys, ids, _rests(ids)
+
+
+# (removal list of a suit key, rest id, sets needed) -> regular shanten after
+# each removal, in the removal list's order
+_DISCARD_LIMIT = 300_000
+_discard_regular: dict[tuple[bytes, bool, int, int], tuple[int, ...]] = {}
+
+
+def _discard_shanten(
+    h: list[int], total: int, keys: Sequence[bytes], rests: Sequence[int]
+) -> dict[Kind, int]:
+    n = total // 3
+    memo = _discard_regular
+    fin = _final
     closed = total == 14
     if closed:
+        # after a discard: one kind fewer if it was a single, one pair fewer if
+        # it was exactly a pair (chiitoitsu); the same among terminals/honors (kokushi)
         kinds = NUM_KINDS - h.count(0)
         pairs = kinds - h.count(1)
-        y = [h[k] for k in _KOKUSHI_KINDS]
+        c7 = 6 - pairs + max(0, 7 - kinds)
+        c7_single = 6 - pairs + max(0, 8 - kinds)
+        c7_pair = c7 + 1
+        y = _kokushi_counts(h)
         y_kinds = 13 - y.count(0)
-        y_pairs = sum(1 for x in y if x >= 2)
+        y_pairs = 13 - y.count(0) - y.count(1)
+        k13 = 13 - y_kinds - (1 if y_pairs else 0)
+        k13_single = k13 + 1
+        k13_pair = 13 - y_kinds - (1 if y_pairs > 1 else 0)
     out: dict[Kind, int] = {}
     for si in range(4):
+        honors = si == 3
+        r = rests[si]
+        mk = (keys[si], honors, r, n)
+        shs = memo.get(mk)
+        rem = _removals(keys[si], honors)
+        if shs is None:
+            vals = []
+            rk = (r << 3) | n
+            for _, vid, _k2 in rem:
+                f = fin.get((vid << 24) | rk)
+                vals.append(_combine(vid, r, n) if f is None else f)
+            shs = tuple(vals)
+            if len(memo) >= _DISCARD_LIMIT:
+                memo.clear()
+            memo[mk] = shs
         start = 9 * si
-        for j, vid, _ in _removals(keys[si], si == 3):
-            if si == 0:
-                a, b = _pair(vid, ids[1]), hi
-            elif si == 1:
-                a, b = _pair(ids[0], vid), hi
-            elif si == 2:
-                a, b = lo, _pair(vid, ids[3])
-            else:
-                a, b = lo, _pair(ids[2], vid)
-            fin = _final.get((a << 24) | (b << 3) | n)
-            sh = _combine(a, b, n) if fin is None else fin
-            k = start + j
-            held = h[k]
-            if closed:
-                # After the discard: one kind fewer if it was a single, one
-                # pair fewer if it was exactly a pair.
-                k7 = kinds - (held == 1)
-                p7 = pairs - (held == 2)
-                sh = min(sh, 6 - p7 + max(0, 7 - k7))
-                if k in YAOCHU:
-                    yk = y_kinds - (held == 1)
-                    yp = y_pairs - (held == 2)
+        if closed:
+            for (j, _, _), sh in zip(rem, shs, strict=True):
+                k = start + j
+                held = h[k]
+                if held == 1:
+                    s7 = c7_single
+                    sk = k13_single if k in YAOCHU else k13
+                elif held == 2:
+                    s7 = c7_pair
+                    sk = k13_pair if k in YAOCHU else k13
                 else:
-                    yk, yp = y_kinds, y_pairs
-                sh = min(sh, 13 - yk - (1 if yp else 0))
-            out[k] = sh
+                    s7 = c7
+                    sk = k13
+                if s7 < sh:
+                    sh = s7
+                out[k] = sk if sk < sh else sh
+        else:
+            for (j, _, _), sh in zip(rem, shs, strict=True):
+                out[start + j] = sh
     return out
 
 
-# whole 3n+1 hand (the four suit keys joined) -> kinds whose draw lowers its shanten;
-# bounded lower than the suit tables (a whole-hand entry costs ~250 bytes)
-_SEEN_LIMIT = 100_000
-_improving_seen: dict[bytes, tuple[Kind, ...]] = {}
+def discard_shanten(c: Sequence[int]) -> dict[Kind, int]:
+    """For a 3n+2 hand: the shanten after discarding each held kind.
+
+    A discard changes one suit only: the other three suits combine into one
+    vector once, and each suit's results are memoised on its key and that vector.
+    """
+    h, total, keys, _, rests = _discard_context(c)
+    return _discard_shanten(h, total, keys, rests)
+
+
+# (draw list id, rest id, sets needed, shanten) -> indices in the suit whose
+# draw lowers the regular shanten below that shanten; the rest id is the
+# combined vector of the other three suits (see _rests)
+_gains: dict[tuple[int, int, int, int], tuple[int, ...]] = {}
+
+
+def _gain_indices(dl: int, r: int, n: int, base: int) -> tuple[int, ...]:
+    mk = (dl, r, n, base)
+    g = _gains.get(mk)
+    if g is None:
+        fin = _final
+        rk = (r << 3) | n
+        out = []
+        for j, vid in _draw_lists[dl]:
+            f = fin.get((vid << 24) | rk)
+            if f is None:
+                f = _combine(vid, r, n)
+            if f < base:
+                out.append(j)
+        g = tuple(out)
+        if len(_gains) >= _GAINS_LIMIT:
+            _gains.clear()
+        _gains[mk] = g
+    return g
 
 
 def discard_ukeire(
@@ -525,57 +592,149 @@ def discard_ukeire(
     after discarding it and the number of unseen tiles that would lower that.
 
     ``visible`` is as for ``ukeire``; ``after`` is ``discard_shanten(c)`` if
-    the caller has it already. Cheaper than ``ukeire`` per discard: the three
-    suits the discard leaves alone are looked up once.
+    the caller has it already. Cheaper than ``ukeire`` per discard: a discard
+    changes one suit, so the draws of the three others are looked up once per
+    vector that suit can take after a discard (two discards of one suit often
+    leave the same vector), against the other suits' combined vector.
     """
+    h, total, keys, ids, rests = _discard_context(c)
     if after is None:
-        after = discard_shanten(c)
-    else:
-        _check_counts(c)
-        if sum(c) % 3 != 2:
-            raise ValueError(f"discards need a hand of 3n+2 tiles, got {sum(c)}")
+        after = _discard_shanten(h, total, keys, rests)
     if visible is not None:
         _check_counts(visible)
-    h = list(c)
-    total = sum(h) - 1
-    keys = [bytes(h[0:9]), bytes(h[9:18]), bytes(h[18:27]), bytes(h[27:34])]
-    ids = [_vector_id(keys[i], i == 3) for i in range(4)]
-    removed = {
-        9 * si + j: (si, vid, k2) for si in range(4) for j, vid, k2 in _removals(keys[si], si == 3)
-    }
+    kinds = after if only is None else only
+    return _discard_ukeire(h, total, keys, ids, rests, visible, kinds, after)
+
+
+def best_discards(
+    c: Sequence[int], visible: Sequence[int] | None = None, allowed: Iterable[Kind] | None = None
+) -> tuple[dict[Kind, int], dict[Kind, int]]:
+    """For a 3n+2 hand: ``discard_shanten(c)``, and the ukeire (as in
+    ``discard_ukeire``) of each kind in ``allowed`` (default: every held kind)
+    whose discard leaves the lowest shanten among them.
+
+    One pass over the hand for both: what a tile-efficiency player needs.
+    Raises ValueError if an allowed kind is not held.
+    """
+    h, total, keys, ids, rests = _discard_context(c)
+    after = _discard_shanten(h, total, keys, rests)
+    if visible is not None:
+        _check_counts(visible)
+    if allowed is None:
+        pool: Iterable[Kind] = after
+    else:
+        pool = list(allowed)
+        for d in pool:
+            if d not in after:
+                raise ValueError(f"cannot discard kind {d}: not in the hand")
+    best = min([after[d] for d in pool], default=None)
+    best_kinds = [d for d in pool if after[d] == best]
+    uke = _discard_ukeire(h, total, keys, ids, rests, visible, best_kinds, after)
+    return after, {d: left for d, (_, left) in uke.items()}
+
+
+def _discard_ukeire(
+    h: list[int],
+    total: int,
+    keys: Sequence[bytes],
+    ids: Sequence[int],
+    rests: Sequence[int],
+    visible: Sequence[int] | None,
+    discards: Iterable[Kind],
+    after: Mapping[Kind, int],
+) -> dict[Kind, tuple[int, int]]:
+    if visible is not None:
+        rem = [4 - x - v for x, v in zip(h, visible, strict=True)]
+    else:
+        rem = [4 - x for x in h]
+    n = total // 3
+    closed = total == 14
+    if closed:
+        # chiitoitsu/kokushi shanten after a discard, as in _discard_shanten
+        kinds = NUM_KINDS - h.count(0)
+        pairs = kinds - h.count(1)
+        c7 = 6 - pairs + max(0, 7 - kinds)
+        y = _kokushi_counts(h)
+        y_kinds = 13 - y.count(0)
+        y_pairs = y_kinds - y.count(1)
+        k13 = 13 - y_kinds - (1 if y_pairs else 0)
+    removed: dict[Kind, tuple[int, int, bytes]] = {}
+    for si in range(4):
+        start = 9 * si
+        for j, vid, k2 in _removals(keys[si], si == 3):
+            removed[start + j] = (si, vid, k2)
+    ds = _draws_suit
+    suit_dls: list[int | None] = [None, None, None, None]
+    # (suit, its vector after the discard, shanten) -> (kinds of the other suits
+    # whose draw lowers the shanten, how many of them are unseen)
+    others: dict[tuple[int, int, int], tuple[list[Kind], int]] = {}
+    gains = _gains
     out: dict[Kind, tuple[int, int]] = {}
-    for d in after if only is None else only:
+    for d in discards:
         if d not in after:
             raise ValueError(f"cannot discard kind {d}: not in the hand")
         si, vid, k2 = removed[d]
-        h[d] -= 1
-        ks = list(keys)
-        ks[si] = k2
-        # A hand after a discard often was a hand of an earlier turn (tsumogiri
-        # gives back the last one): the improving kinds depend on the counts only.
-        hk = b"".join(ks)
-        kinds = _improving_seen.get(hk)
-        if kinds is None:
-            vs = list(ids)
-            vs[si] = vid
-            kinds = tuple(_improving_core(h, after[d], total, ks, vs))
-            if len(_improving_seen) >= _SEEN_LIMIT:
-                _improving_seen.clear()
-            _improving_seen[hk] = kinds
-        left = 0
-        # a plain loop: this runs for every draw of every candidate discard
-        if visible is None:
-            for k in kinds:
-                x = 4 - h[k]
-                if x > 0:
-                    left += x
-        else:
-            for k in kinds:
-                x = 4 - h[k] - visible[k]
-                if x > 0:
-                    left += x
-        h[d] += 1
-        out[d] = (after[d], left)
+        base = after[d]
+        gk = (si, vid, base)
+        part = others.get(gk)
+        if part is None:
+            rs = _rests_after(ids, si, vid)
+            o_found: list[Kind] = []
+            o_left = 0
+            for t in range(4):
+                if t == si:
+                    continue
+                dl = suit_dls[t]
+                if dl is None:
+                    dl = suit_dls[t] = _draws(keys[t], t == 3)
+                mk = (dl, rs[t], n, base)
+                g = gains.get(mk)
+                if g is None:
+                    g = _gain_indices(dl, rs[t], n, base)
+                start = 9 * t
+                for j in g:
+                    k = start + j
+                    o_found.append(k)
+                    x = rem[k]
+                    if x > 0:
+                        o_left += x
+            part = others[gk] = (o_found, o_left)
+        # the discarded suit: its new key's draws against the other three suits
+        dl = ds.get(k2) if si != 3 else None
+        if dl is None:
+            dl = _draws(k2, si == 3)
+        r = rests[si]
+        mk = (dl, r, n, base)
+        g = gains.get(mk)
+        if g is None:
+            g = _gain_indices(dl, r, n, base)
+        start = 9 * si
+        left = part[1]
+        for j in g:
+            k = start + j
+            x = rem[k] + 1 if k == d else rem[k]
+            if x > 0:
+                left += x
+        if closed:
+            held = h[d]
+            s7 = c7 + (held == 2) + (held == 1 and kinds <= 7)
+            if d in YAOCHU:
+                sk = 13 - (y_kinds - (held == 1)) - (1 if y_pairs - (held == 2) else 0)
+            else:
+                sk = k13
+            if s7 == base or sk == base:
+                # chiitoitsu/kokushi give the shanten: their draws may add kinds
+                h[d] -= 1
+                extra = _special_draws(h, base)
+                if extra:
+                    regular = [start + j for j in g]
+                    left = 0
+                    for k in {*part[0], *regular, *extra}:
+                        x = rem[k] + 1 if k == d else rem[k]
+                        if x > 0:
+                            left += x
+                h[d] += 1
+        out[d] = (base, left)
     return out
 
 
@@ -678,6 +837,7 @@ __all__ = [
     "Block",
     "BlockType",
     "WaitReading",
+    "best_discards",
     "discard_shanten",
     "discard_ukeire",
     "is_kokushi_13_wait",

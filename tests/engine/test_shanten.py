@@ -15,6 +15,7 @@ import pytest
 
 from server.engine.agari import BlockType, Form, WaitShape, is_complete, regular_readings
 from server.engine.shanten import (
+    best_discards,
     discard_shanten,
     discard_ukeire,
     is_kokushi_13_wait,
@@ -395,3 +396,58 @@ def test_discard_ukeire_given_the_discard_shanten_gives_the_same() -> None:
         assert discard_ukeire(c, visible, after=discard_shanten(c)) == discard_ukeire(c, visible)
     with pytest.raises(ValueError, match="3n\\+2"):
         discard_ukeire(c_("123m4m"), after={0: 1})
+
+
+def _brute_ukeire(c: list[int], visible: list[int]) -> int:
+    """Unseen tiles whose draw lowers the shanten of a 3n+1 hand, from the definition."""
+    base = shanten(c)
+    left = 0
+    for k in range(NUM_KINDS):
+        c[k] += 1  # formal: a fifth copy may be drawn (it then counts 0)
+        if shanten(c) < base:
+            left += max(0, 4 - (c[k] - 1) - visible[k])
+        c[k] -= 1
+    return left
+
+
+def test_discard_ukeire_matches_the_definition() -> None:
+    # every discard, every draw, by shanten alone: open hands too, and many
+    # hands where chiitoitsu or kokushi gives the shanten
+    rng = random.Random(15)
+    hands = _hands(16, 500)
+    for _ in range(150):
+        c = [0] * NUM_KINDS
+        for k in rng.sample(sorted(YAOCHU), rng.randrange(8, 13)):
+            c[k] += 1
+        while sum(c) < 14:
+            k = rng.randrange(NUM_KINDS)
+            if c[k] < 4:
+                c[k] += 1
+        hands.append(c)
+    for c in hands:
+        visible = [rng.randrange(0, 5 - min(c[j], 4)) if c[j] < 4 else 0 for j in range(34)]
+        got = discard_ukeire(c, visible)
+        for d, (sh, left) in got.items():
+            c[d] -= 1
+            assert sh == shanten(c), c
+            assert left == _brute_ukeire(c, visible), (c, d)
+            c[d] += 1
+
+
+def test_best_discards_is_discard_shanten_and_ukeire_of_the_best() -> None:
+    rng = random.Random(17)
+    for c in _hands(18, 400):
+        visible = [rng.randrange(0, 5 - min(c[j], 4)) if c[j] < 4 else 0 for j in range(34)]
+        held = [k for k in range(NUM_KINDS) if c[k]]
+        allowed = set(rng.sample(held, rng.randrange(1, len(held) + 1)))
+        after, uke = best_discards(c, visible, allowed)
+        assert after == discard_shanten(c)
+        best = min(after[k] for k in allowed)
+        assert set(uke) == {k for k in allowed if after[k] == best}
+        full = discard_ukeire(c, visible)
+        assert uke == {k: full[k][1] for k in uke}
+        after2, uke2 = best_discards(c)
+        best2 = min(after2.values())
+        assert uke2 == {k: u for k, (s, u) in discard_ukeire(c).items() if s == best2}
+    with pytest.raises(ValueError, match="not in the hand"):
+        best_discards(c_("123m456p789s11z234z"), allowed=[parse_tiles("9m")[0]])
