@@ -9,6 +9,9 @@
 * ankan/kakan when the kan does not worsen the hand;
 * kyuushu kyuuhai when it may and is at least 3-shanten.
 It never folds.
+
+Handed the ``GameState``, it reads its ``Hand`` with ``hand_of_state`` (the
+same fields as from its view, without building the view).
 """
 
 from __future__ import annotations
@@ -17,13 +20,16 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from server.bots.base import Hand, Inputs, read_hand
+from server.bots.base import Hand, Inputs, hand_of_state, last_discard_of_state, read_hand
 from server.engine import game as engine
 from server.engine.actions import Action, ActionType
-from server.engine.shanten import discard_shanten, discard_ukeire, shanten
-from server.engine.tiles import DRAGONS, YAOCHU, Kind, is_red, kind, parse_tile
+from server.engine.shanten import best_discards, discard_shanten, shanten
+from server.engine.tiles import DRAGONS, YAOCHU, Kind, Tile, is_red, kind, parse_tile
 
 _WIN = (ActionType.TSUMO, ActionType.RON)
+_KIND = [kind(t) for t in range(37)]
+_RED = [is_red(t) for t in range(37)]
+_TURN_TYPES = (ActionType.DISCARD, ActionType.RIICHI)
 
 
 def _value_kinds(h: Hand) -> frozenset[Kind]:
@@ -54,21 +60,29 @@ class EfficientBot:
         seat: int,
         legal: Sequence[Action] | None = None,
     ) -> Action:
-        inp = Inputs(obs, seat, legal)
-        acts = inp.legal
+        acts = legal if legal is not None else Inputs(obs, seat, legal).legal
         if not acts:
             raise ValueError(f"seat {seat} has nothing to decide")
+        turn = False
         for a in acts:
-            if a.type in _WIN:
+            at = a.type
+            if at is ActionType.TSUMO or at is ActionType.RON:
                 return a
+            if at is ActionType.DISCARD or at is ActionType.RIICHI:
+                turn = True
         if len(acts) == 1:
             return acts[0]
-        types = {a.type for a in acts}
-        hand = read_hand(inp.view, seat)
-        if ActionType.DISCARD in types or ActionType.RIICHI in types:
-            return self._turn(hand, acts, types)
-        last = inp.view.get("last_discard")
-        called = parse_tile(last["tile"]) if last else None
+        acts = list(acts)
+        called: Tile | None
+        if isinstance(obs, engine.GameState):
+            hand = hand_of_state(obs, seat)
+            called = None if turn else last_discard_of_state(obs)
+        else:
+            hand = read_hand(obs, seat)
+            last = obs.get("last_discard")
+            called = parse_tile(last["tile"]) if last and not turn else None
+        if turn:
+            return self._turn(hand, acts)
         return self._answer(hand, acts, called)
 
     # own turn ------------------------------------------------------------
@@ -94,60 +108,63 @@ class EfficientBot:
             plans.append(0)  # a value pair that may still become a set
         return min(plans) if plans else 0
 
-    def _turn(self, h: Hand, acts: list[Action], types: set[ActionType]) -> Action:
+    def _turn(self, h: Hand, acts: list[Action]) -> Action:
         c = h.counts
-        if ActionType.KYUUSHU in types and shanten(c) >= 3:
-            return next(a for a in acts if a.type is ActionType.KYUUSHU)
-        values = _value_kinds(h)
-        choices = [a for a in acts if a.type in (ActionType.DISCARD, ActionType.RIICHI)]
-        after = discard_shanten(c)
-        by_kind = {kind(a.tile): after[kind(a.tile)] for a in choices if a.tile is not None}
-        best_sh = min(by_kind.values())
+        kans: list[Action] = []
+        choices: list[Action] = []
         for a in acts:
-            if a.type is ActionType.ANKAN and a.tile is not None:
-                k = kind(a.tile)
-                c[k] -= 4
-                ok = shanten(c) <= best_sh
-                c[k] += 4
-                if ok:
+            at = a.type
+            if at is ActionType.DISCARD or at is ActionType.RIICHI:
+                choices.append(a)
+            elif at is ActionType.KYUUSHU:
+                if shanten(c) >= 3:
                     return a
-            elif a.type is ActionType.KAKAN and a.tile is not None:
-                k = kind(a.tile)
-                c[k] -= 1
-                ok = shanten(c) <= best_sh
-                c[k] += 1
-                if ok:
-                    return a
-        scored: list[tuple[tuple[int, int, int, int, int], Action]] = []
-        # ukeire only matters to compare kinds; one best kind needs none
-        contenders = [k for k, sh in by_kind.items() if sh == best_sh]
-        uke = (
-            {
-                k: left
-                for k, (_, left) in discard_ukeire(c, h.visible, contenders, after=after).items()
-            }
-            if len(contenders) > 1
-            else dict.fromkeys(contenders, 0)
-        )
-        for a in choices:
-            assert a.tile is not None
-            k = kind(a.tile)
-            if by_kind[k] != best_sh:
+            elif at is ActionType.ANKAN or at is ActionType.KAKAN:
+                kans.append(a)
+        kinds = {_KIND[a.tile] for a in choices if a.tile is not None}
+        # the shanten after each discard, and the ukeire of the best allowed ones
+        after, uke = best_discards(c, h.visible, kinds)
+        best_sh = min(after[k] for k in kinds)
+        for a in kans:
+            if a.tile is None:
                 continue
-            c[k] -= 1
-            viol = self._plan_violations(h, c)
-            c[k] += 1
+            k = _KIND[a.tile]
+            n = 4 if a.type is ActionType.ANKAN else 1
+            c[k] -= n
+            ok = shanten(c) <= best_sh
+            c[k] += n
+            if ok:
+                return a
+        if len(uke) == 1:
+            # one best kind: ukeire cannot change the choice among its actions
+            uke = dict.fromkeys(uke, 0)
+        values = _value_kinds(h)
+        is_open = h.is_open
+        best: tuple[tuple[int, int, int, int, int], Action] | None = None
+        for a in choices:
+            t = a.tile
+            assert t is not None
+            k = _KIND[t]
+            u = uke.get(k)
+            if u is None:
+                continue  # not among the lowest shanten
+            viol = 0
+            if is_open:
+                c[k] -= 1
+                viol = self._plan_violations(h, c)
+                c[k] += 1
             key = (
                 viol,
-                -uke[k],
+                -u,
                 0 if a.type is ActionType.RIICHI else 1,
                 _discard_preference(k, values),
                 # keep red fives: throw the plain five of the same kind first
-                1 if is_red(a.tile) else 0,
+                1 if _RED[t] else 0,
             )
-            scored.append((key, a))
-        scored.sort(key=lambda x: x[0])
-        return scored[0][1]
+            if best is None or key < best[0]:
+                best = (key, a)
+        assert best is not None
+        return best[1]
 
     # answering a discard ---------------------------------------------------
 

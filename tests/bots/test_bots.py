@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from server.bots import BOTS, EfficientBot, RandomBot, TsumogiriBot, make_bot, read_hand
+from server.bots.base import hand_of_state, last_discard_of_state
 from server.bots.selfplay import Checks, bot_seed, game_seed, play_game
 from server.engine import game as engine
 from server.engine.actions import Action, ActionType
@@ -307,6 +308,30 @@ def test_view_and_state_give_the_same_choice(name: str) -> None:
         b = make_bot(name, 5).choose(engine.view(st, seat), seat, legal)
         assert a == b
         assert a in legal
+
+
+@pytest.mark.parametrize("red", [True, False])
+def test_hand_of_state_reads_what_the_view_shows(red: bool) -> None:
+    """At every decision (calls, kans, riichi included): the same Hand and last discard."""
+    rules = preset("standard").with_overrides(red_fives=3 if red else 0)
+    names = ["efficient", "random", "efficient", "random"]
+    checked = 0
+    for g in range(3):
+        st = engine.new_game(rules, game_seed("hand-of-state", g), g % 4)
+        bots = [make_bot(n, bot_seed("hand-of-state", g, s)) for s, n in enumerate(names)]
+        while st.phase != "game_end":
+            if st.phase == "round_end":
+                engine.next_round(st)
+                continue
+            for seat in range(4):
+                v = engine.view(st, seat, lean=True)
+                assert hand_of_state(st, seat) == read_hand(v, seat)
+                last = v["last_discard"]
+                assert last_discard_of_state(st) == (parse_tile(last["tile"]) if last else None)
+                checked += 1
+            seat = min(engine.waiting_on(st))
+            engine.apply(st, bots[seat].choose(st, seat))
+    assert checked > 1000
 
 
 @pytest.mark.parametrize("name", sorted(BOTS))
