@@ -154,15 +154,29 @@ _DORA_OF = [dora_of(kind(t)) for t in range(RED_5S + 1)]
 _TABLE_LIMIT = 100_000
 
 
-# One checked meld: (kinds sorted, red fives, first kind, chi?, open?, kan?, fu).
-_MeldInfo = tuple[tuple[Kind, ...], tuple[Tile, ...], Kind, bool, bool, bool, int]
+# Each tile as an int with a one in its kind's byte and, for a red five, a second
+# one in byte 34, 35 or 36 (its suit): the sum over a hand's tiles, as 37
+# little-endian bytes, is the count of each kind (red fives included) followed by
+# the count of each red five. One sum in C instead of a loop and a list per hand;
+# a lookup that fails is a value that is not a tile.
+_TILE_BITS: dict[Tile, int] = {
+    t: (1 << 8 * _KIND[t]) | (1 << 8 * t if t >= NUM_KINDS else 0) for t in range(RED_5S + 1)
+}
+_COUNT_BYTES = RED_5S + 1
+
+# One checked meld: (its tiles' _TILE_BITS sum, (first kind,) for a chi or (),
+# (kind,) for a pon or kan or (), fu (R22), 1 if an ankan, 1 if a kan, 1 if open).
+_MeldInfo = tuple[int, tuple[Kind, ...], tuple[Kind, ...], int, int, int, int]
 # Memoised per (tiles, id of the type): a game has only a few hundred distinct
 # melds. (The type's id, not the type: hashing an Enum member runs Python code.)
 _MELD_INFO: dict[tuple[tuple[Tile, ...], int], _MeldInfo] = {}
 
 
-def _meld_info(i: int, m: Meld) -> _MeldInfo:
-    """Check one meld's shape (raising bad_input naming melds[i]) and summarise it."""
+def _meld_info(melds: Sequence[Meld], m: Meld) -> _MeldInfo:
+    """Check one meld's shape (raising bad_input naming its index) and summarise it."""
+    i = next(j for j, x in enumerate(melds) if x is m)
+    if not isinstance(m, Meld):
+        raise _bad(f"melds[{i}]: not a meld")
     tiles = m.tiles
     if not _TILES.issuperset(tiles):
         raise _bad(f"melds[{i}]: not a meld")
@@ -181,12 +195,13 @@ def _meld_info(i: int, m: Meld) -> _MeldInfo:
     k0 = ks[0]
     is_open = mt is not MeldType.ANKAN
     is_kan = mt in KAN_TYPES
-    # R22: 2 fu, doubled for a terminal or honor, doubled if concealed, x4 for a kan
-    fu = 0
-    if mt is not MeldType.CHI:
+    bits = sum([_TILE_BITS[t] for t in tiles])
+    if mt is MeldType.CHI:
+        info: _MeldInfo = (bits, (k0,), (), 0, 0, 0, 1)
+    else:
+        # R22: 2 fu, doubled for a terminal or honor, doubled if concealed, x4 for a kan
         fu = (4 if IS_YAOCHU[k0] else 2) * (1 if is_open else 2) * (4 if is_kan else 1)
-    reds = tuple(t for t in tiles if t >= NUM_KINDS)
-    info = (tuple(ks), reds, k0, mt is MeldType.CHI, is_open, is_kan, fu)
+        info = (bits, (), (k0,), fu, int(not is_open), int(is_kan), int(is_open))
     if type(tiles) is tuple:  # not a list: the key must be hashable
         if len(_MELD_INFO) >= _TABLE_LIMIT:
             _MELD_INFO.clear()
@@ -194,144 +209,62 @@ def _meld_info(i: int, m: Meld) -> _MeldInfo:
     return info
 
 
-# What _validate returns: the concealed and the whole hand's counts by kind (as
-# bytes), the number of red fives, and from the melds: the chi's first kinds, the
-# pon/kan kinds, their fu (R22), the number of ankan (concealed triplets) and of
-# kans, and whether the hand is closed (menzen).
-_Checked = tuple[bytes, bytes, int, tuple[Kind, ...], tuple[Kind, ...], int, int, int, bool]
-
-
-def _validate(
-    concealed: Sequence[Tile], melds: Sequence[Meld], ctx: WinContext, rules: RuleSet
-) -> _Checked:
-    """Check the input and summarise it for scoring (see _Checked)."""
-    n_melds = len(melds)
-    if n_melds > 4:
-        raise _bad("melds: at most 4 melds")
-    if not _TILES.issuperset(concealed):
-        raise _bad("tiles: not a list of tiles")
-    need = 14 - 3 * n_melds
-    if len(concealed) != need:
-        raise _bad(
-            f"tiles: {len(concealed)} concealed tiles with {n_melds} meld(s); "
-            f"expected {need} including the winning tile"
-        )
-    if ctx.win_tile not in concealed:
-        raise _bad(f"win: {_tile_name(ctx.win_tile)} is not among the concealed tiles")
-    c = [0] * (RED_5S + 1)
-    for t in concealed:
-        c[t] += 1
-    reds: list[Tile] = []
-    if c[RED_5M] or c[RED_5P] or c[RED_5S]:
-        for red, five in _RED_FIVES:
-            if c[red]:
-                reds += [red] * c[red]
-                c[five] += c[red]
-    del c[NUM_KINDS:]
-    b = bytes(c)
-    m_runs: tuple[Kind, ...] = ()
-    m_trips: tuple[Kind, ...] = ()
-    m_fu = m_ankou = m_kans = 0
-    menzen = True
-    if not n_melds:
-        bf = b
-    else:
-        full = c[:]
-        for i, m in enumerate(melds):
-            if not isinstance(m, Meld):
-                raise _bad(f"melds[{i}]: not a meld")
-            try:
-                info = _MELD_INFO.get((m.tiles, id(m.type)))
-            except TypeError:  # unhashable tiles: checked (and refused) below
-                info = None
-            if info is None:
-                info = _meld_info(i, m)
-            ks, mreds, k0, is_chi, is_open, is_kan, fu = info
-            if is_chi:
-                full[k0] += 1
-                full[k0 + 1] += 1
-                full[k0 + 2] += 1
-            else:
-                full[k0] += len(ks)
-            if mreds:
-                reds += mreds
-            if is_open:
-                menzen = False
-            if is_chi:
-                m_runs += (k0,)
-                continue
-            m_trips += (k0,)
-            m_fu += fu
-            if not is_open:
-                m_ankou += 1
-            if is_kan:
-                m_kans += 1
-        bf = bytes(full)
-    if bf.translate(None, _AT_MOST_FOUR):
-        k = bf.index(max(bf))
+def _check_counts(b: bytes, rules: RuleSet) -> int:
+    """Refuse impossible tile counts (``b``: the whole hand's _COUNT_BYTES); the number
+    of red fives."""
+    if b.translate(None, _AT_MOST_FOUR):
+        k = b.index(max(b))
         raise _bad(f"tiles: more than four of {tile_str(k)} (melds included)")
-    if reds:
+    reds = b[NUM_KINDS:]
+    aka = 0
+    if reds != _NO_REDS:
         if rules.red_fives == 0:
             raise _bad("tiles: red fives are off in these rules")
-        if len(set(reds)) != len(reds):
+        if max(reds) > 1:
             raise _bad("tiles: more than one red five of a suit")
-    # bf[4], bf[13], bf[22]: the fives of each suit, red ones included
-    if rules.red_fives and (bf[4] == 4 or bf[13] == 4 or bf[22] == 4):
+        aka = reds[0] + reds[1] + reds[2]
+    # b[4], b[13], b[22]: the fives of each suit, red ones included
+    if rules.red_fives and (b[4] == 4 or b[13] == 4 or b[22] == 4):
         for red, five in _RED_FIVES:
             # With red fives there are only three plain fives of each suit.
-            if bf[five] == 4 and red not in reds:
+            if b[five] == 4 and not b[red]:
                 raise _bad(f"tiles: four fives need the red {tile_str(red)}")
-    if ctx.seat_wind not in WINDS:
-        raise _bad("seat_wind: must be a wind")
-    if ctx.round_wind not in WINDS:
-        raise _bad("round_wind: must be a wind")
-    inds = ctx.dora_indicators
-    if len(inds) > 5 or not _TILES.issuperset(inds):
-        raise _bad("dora_indicators: at most 5 tiles")
-    inds = ctx.ura_indicators
-    if len(inds) > 5 or not _TILES.issuperset(inds):
-        raise _bad("ura_indicators: at most 5 tiles")
-    v = ctx.honba
-    if type(v) is not int or v < 0:
-        raise _bad("honba: must be a non-negative integer")
-    v = ctx.riichi_sticks
-    if type(v) is not int or v < 0:
-        raise _bad("riichi_sticks: must be a non-negative integer")
+    return aka
+
+
+def _check_flags(ctx: WinContext, menzen: bool, kans: int, has_melds: bool) -> None:
+    """Refuse situation flags that cannot go together (the rarely set ones)."""
     tsumo = ctx.tsumo
     riichi = ctx.riichi or ctx.double_riichi
-    if riichi and not menzen:
-        raise _bad("riichi: an open hand cannot be in riichi")
-    # Most wins have none of these flags; one test skips their checks.
-    if ctx.ippatsu or ctx.haitei or ctx.houtei or ctx.chankan or ctx.rinshan:
-        if ctx.ippatsu and not riichi:
-            raise _bad("ippatsu: needs riichi")
-        if ctx.haitei and not tsumo:
-            raise _bad("haitei: needs tsumo")
-        if ctx.houtei and tsumo:
-            raise _bad("houtei: needs ron")
-        if ctx.chankan and tsumo:
-            raise _bad("chankan: needs ron")
-        if ctx.chankan and ctx.houtei:
-            raise _bad("chankan: cannot be on the last discard (houtei)")
-        if ctx.rinshan and not tsumo:
-            raise _bad("rinshan: needs tsumo")
-        if ctx.rinshan and not m_kans:
-            raise _bad("rinshan: needs a kan")
+    if ctx.ippatsu and not riichi:
+        raise _bad("ippatsu: needs riichi")
+    if ctx.haitei and not tsumo:
+        raise _bad("haitei: needs tsumo")
+    if ctx.houtei and tsumo:
+        raise _bad("houtei: needs ron")
+    if ctx.chankan and tsumo:
+        raise _bad("chankan: needs ron")
+    if ctx.chankan and ctx.houtei:
+        raise _bad("chankan: cannot be on the last discard (houtei)")
+    if ctx.rinshan and not tsumo:
+        raise _bad("rinshan: needs tsumo")
+    if ctx.rinshan and not kans:
+        raise _bad("rinshan: needs a kan")
     if ctx.tenhou or ctx.chiihou:
         name = "tenhou" if ctx.tenhou else "chiihou"
         if ctx.tenhou and ctx.chiihou:
             raise _bad("tenhou: cannot be both tenhou and chiihou")
-        if not tsumo or melds:
+        if not tsumo or has_melds:
             raise _bad(f"{name}: needs a tsumo on an untouched hand")
         if ctx.tenhou != (ctx.seat_wind == EAST):
             raise _bad(f"{name}: tenhou is the dealer's, chiihou a non-dealer's")
         if riichi or ctx.rinshan or ctx.haitei:
             raise _bad(f"{name}: cannot combine with riichi, rinshan or haitei")
-    return b, bf, len(reds), m_runs, m_trips, m_fu, m_ankou, m_kans, menzen
 
 
 _RED_FIVES = tuple((red, _KIND[red]) for red in (RED_5M, RED_5P, RED_5S))
 _AT_MOST_FOUR = bytes(range(5))  # counts a hand may hold; translate() deletes them
+_NO_REDS = bytes(3)
 
 
 def _tile_name(t: object) -> str:
@@ -356,57 +289,67 @@ _SUIT_SPLITS: tuple[dict[bytes, tuple[_Split, ...]], ...] = ({}, {}, {})
 _HONOR_SPLITS: dict[bytes, tuple[_Split, ...]] = {}
 
 
-def _suit_sets(
-    c: list[int], i: int, base: int, runs: list[Kind], trips: list[Kind], out: list[_Split]
-) -> None:
-    # The lowest kind left is either a triplet or the start of a run (triplet first,
-    # the order agari.regular_readings uses).
-    while i < 9 and c[i] == 0:
-        i += 1
-    if i == 9:
-        fu = sum([8 if IS_YAOCHU[k] else 4 for k in trips])  # R22 ankou
-        out.append((-1, tuple(runs), tuple(trips), fu))
-        return
-    if c[i] >= 3:
-        c[i] -= 3
-        trips.append(base + i)
-        _suit_sets(c, i, base, runs, trips, out)
-        trips.pop()
-        c[i] += 3
-    if i <= 6 and c[i + 1] and c[i + 2]:
-        c[i] -= 1
-        c[i + 1] -= 1
-        c[i + 2] -= 1
-        runs.append(base + i)
-        _suit_sets(c, i, base, runs, trips, out)
-        runs.pop()
-        c[i] += 1
-        c[i + 1] += 1
-        c[i + 2] += 1
+def _suit_sets(key: bytes, s: int) -> tuple[_Split, ...]:
+    """Every split of one suit's counts (a multiple of 3 tiles) into sets, memoised.
+
+    The lowest kind held is either a triplet or the start of a run (triplet first,
+    the order agari.regular_readings uses); what is left is a smaller suit vector,
+    looked up in (or added to) the same table, so a new vector mostly costs one
+    step and a lookup.
+    """
+    table = _SUIT_SPLITS[s]
+    res = table.get(key)
+    if res is not None:
+        return res
+    rest = key.lstrip(b"\0")
+    if not rest:
+        res = ((-1, (), (), 0),)
+    else:
+        i = 9 - len(rest)
+        k = 9 * s + i
+        out: list[_Split] = []
+        c = bytearray(key)
+        if c[i] >= 3:
+            c[i] -= 3
+            tfu = 8 if IS_YAOCHU[k] else 4  # R22 ankou
+            for _, runs, trips, fu in _suit_sets(bytes(c), s):
+                out.append((-1, runs, (k, *trips), fu + tfu))
+            c[i] += 3
+        if i <= 6 and c[i + 1] and c[i + 2]:
+            c[i] -= 1
+            c[i + 1] -= 1
+            c[i + 2] -= 1
+            for _, runs, trips, fu in _suit_sets(bytes(c), s):
+                out.append((-1, (k, *runs), trips, fu))
+        res = tuple(out)
+    if len(table) >= _TABLE_LIMIT:
+        table.clear()
+    table[key] = res
+    return res
 
 
 def _suit_splits(key: bytes, s: int) -> tuple[_Split, ...]:
-    table = _SUIT_SPLITS[s]
-    if len(table) >= _TABLE_LIMIT:
-        table.clear()
-    c = list(key)
-    base = 9 * s
-    out: list[_Split] = []
-    n = sum(c) % 3
+    """Every split of one suit's counts into sets and at most one pair (memoised)."""
+    n = sum(key) % 3
     if n == 0:
-        _suit_sets(c, 0, base, [], [], out)
-    elif n == 2:
+        return _suit_sets(key, s)
+    out: list[_Split] = []
+    if n == 2:
         # Runs and triplets each add a multiple of 3 to sum(i * c[i]), so the pair
         # p must have 2p = that sum (mod 3): one pair position in three is tried.
+        c = bytearray(key)
         r = 2 * sum([i * x for i, x in enumerate(c)]) % 3
+        base = 9 * s
         for p in range(r, 9, 3):
             if c[p] >= 2:
                 c[p] -= 2
-                found: list[_Split] = []
-                _suit_sets(c, 0, base, [], [], found)
+                found = _suit_sets(bytes(c), s)
                 c[p] += 2
                 out += [(base + p, runs, trips, fu) for _, runs, trips, fu in found]
     res = tuple(out)
+    table = _SUIT_SPLITS[s]
+    if len(table) >= _TABLE_LIMIT:
+        table.clear()
     table[key] = res
     return res
 
@@ -506,18 +449,85 @@ def score_hand(
     Picks the highest-scoring reading (R21). Raises ScoreError with code
     "not_agari", "no_yaku" or "bad_input".
     """
-    b, bf, aka, m_runs, m_trips, m_fu, m_ankou, m_kans, menzen = _validate(
-        concealed, melds, ctx, rules
-    )
-    win = _KIND[ctx.win_tile]
+    # --- input checks, folded into the hand's first pass (bad_input) ---
+    n_melds = len(melds)
+    if n_melds > 4:
+        raise _bad("melds: at most 4 melds")
+    try:
+        x = sum(map(_TILE_BITS.__getitem__, concealed))
+    except (KeyError, TypeError):
+        raise _bad("tiles: not a list of tiles") from None
+    need = 14 - 3 * n_melds
+    if len(concealed) != need:
+        raise _bad(
+            f"tiles: {len(concealed)} concealed tiles with {n_melds} meld(s); "
+            f"expected {need} including the winning tile"
+        )
+    if ctx.win_tile not in concealed:
+        raise _bad(f"win: {_tile_name(ctx.win_tile)} is not among the concealed tiles")
+    # Counts by kind, then of red fives (_TILE_BITS): concealed (b) and whole hand (bf).
+    b = x.to_bytes(_COUNT_BYTES, "little")
+    m_runs: tuple[Kind, ...] = ()
+    m_trips: tuple[Kind, ...] = ()
+    m_fu = m_ankou = m_kans = n_open = 0
+    if n_melds:
+        for m in melds:
+            try:
+                info = _MELD_INFO.get((m.tiles, id(m.type)))
+            except (AttributeError, TypeError):  # not a meld, or unhashable tiles
+                info = None
+            if info is None:
+                info = _meld_info(melds, m)
+            bits, mr, mt, mf, ma, mk, mo = info
+            x += bits
+            m_runs += mr
+            m_trips += mt
+            m_fu += mf
+            m_ankou += ma
+            m_kans += mk
+            n_open += mo
+        bf = x.to_bytes(_COUNT_BYTES, "little")
+    else:
+        bf = b
+    aka = _check_counts(bf, rules)
+    menzen = not n_open
     tsumo = ctx.tsumo
     seat_wind = ctx.seat_wind
     round_wind = ctx.round_wind
+    if seat_wind not in WINDS:
+        raise _bad("seat_wind: must be a wind")
+    if round_wind not in WINDS:
+        raise _bad("round_wind: must be a wind")
+    inds = ctx.dora_indicators
+    if len(inds) > 5 or not _TILES.issuperset(inds):
+        raise _bad("dora_indicators: at most 5 tiles")
+    uras = ctx.ura_indicators
+    if len(uras) > 5 or not _TILES.issuperset(uras):
+        raise _bad("ura_indicators: at most 5 tiles")
+    v = ctx.honba
+    if type(v) is not int or v < 0:
+        raise _bad("honba: must be a non-negative integer")
+    v = ctx.riichi_sticks
+    if type(v) is not int or v < 0:
+        raise _bad("riichi_sticks: must be a non-negative integer")
+    riichi = ctx.riichi
+    double_riichi = ctx.double_riichi
+    if (riichi or double_riichi) and n_open:
+        raise _bad("riichi: an open hand cannot be in riichi")
+    # Most wins have none of these flags: their checks (and yaku below) are apart.
+    rare = ctx.ippatsu or ctx.haitei or ctx.houtei or ctx.chankan or ctx.rinshan
+    tenhou = ctx.tenhou
+    chiihou = ctx.chiihou
+    if rare or tenhou or chiihou:
+        _check_flags(ctx, menzen, m_kans, n_melds > 0)
+
+    # --- readings and yaku ---
+    win = _KIND[ctx.win_tile]
     readings = _regular_readings(b)
     chiitoitsu = kokushi = False
-    if not melds:
+    if not n_melds:
         chiitoitsu = b.count(2) == 7
-        kokushi = b.count(0) == 21 and 0 not in _KOKUSHI_COUNTS(b)
+        kokushi = b.count(0, 0, NUM_KINDS) == 21 and 0 not in _KOKUSHI_COUNTS(b)
     if not readings and not chiitoitsu and not kokushi:
         raise ScoreError("not_agari", "the hand is not complete")
 
@@ -532,11 +542,11 @@ def score_hand(
     # Only these hands can hold a yakuman of tiles alone (see hand_yakuman).
     if suited == 0 or (no_man and no_pin) or (honors == 0 and (one_suit or terminals == suited)):
         hand_ym = hand_yakuman(
-            suited, honors, terminals, one_suit, no_man and no_pin, bf, b, win, bool(melds), rules
+            suited, honors, terminals, one_suit, no_man and no_pin, bf, b, win, n_melds > 0, rules
         )
-    if ctx.tenhou:
+    if tenhou:
         hand_ym.append(("tenhou", 1))
-    elif ctx.chiihou:
+    elif chiihou:
         hand_ym.append(("chiihou", 1))
     fixed: list[tuple[str, int]] = []
     extra_han = dora = ura = 0
@@ -544,27 +554,28 @@ def score_hand(
         # Yaku of the situation and of the tiles held count for every reading.
         # (Listing order comes from the final sort, so situation yaku just append.)
         fixed = hand_yaku(suited, honors, terminals, one_suit, menzen, rules)
-        if ctx.double_riichi:
+        if double_riichi:
             fixed.append(("double_riichi", 2))
-        elif ctx.riichi:
+        elif riichi:
             fixed.append(("riichi", 1))
-        if ctx.ippatsu:
-            fixed.append(("ippatsu", 1))
         if menzen and tsumo:
             fixed.append(("menzen_tsumo", 1))
-        if ctx.rinshan:
-            fixed.append(("rinshan_kaihou", 1))
-        if ctx.chankan:
-            fixed.append(("chankan", 1))
-        # Tenhou: a rinshan draw from the last tile is rinshan kaihou, not haitei too.
-        if ctx.haitei and not ctx.rinshan:
-            fixed.append(("haitei", 1))
-        if ctx.houtei:
-            fixed.append(("houtei", 1))
-        for i in ctx.dora_indicators:
+        if rare:
+            if ctx.ippatsu:
+                fixed.append(("ippatsu", 1))
+            if ctx.rinshan:
+                fixed.append(("rinshan_kaihou", 1))
+            if ctx.chankan:
+                fixed.append(("chankan", 1))
+            # Tenhou: a rinshan draw from the last tile is rinshan kaihou, not haitei too.
+            if ctx.haitei and not ctx.rinshan:
+                fixed.append(("haitei", 1))
+            if ctx.houtei:
+                fixed.append(("houtei", 1))
+        for i in inds:
             dora += bf[_DORA_OF[i]]
-        if ctx.riichi or ctx.double_riichi:  # R21: ura only with riichi
-            for i in ctx.ura_indicators:
+        if riichi or double_riichi:  # R21: ura only with riichi
+            for i in uras:
                 ura += bf[_DORA_OF[i]]
         extra_han = dora + aka + ura
         for _, h in fixed:
