@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from server.engine.actions import Action
@@ -50,84 +51,118 @@ def view(state: GameState, seat: int | None, *, lean: bool = False) -> dict[str,
     ``lean``: "legal_actions" and "help" left empty (None), for a bot that holds
     the legal list itself and does its own hand analysis; they cost the most.
     """
-    from server.engine.game import waiting_on  # game imports this module
-
     if seat is not None and seat not in range(4):
         raise ValueError("seat must be 0..3 or None")
+    return views(state, (seat,), lean=lean)[0]
+
+
+def views(
+    state: GameState, seats: Sequence[int | None], *, lean: bool = False
+) -> list[dict[str, Any]]:
+    """``[view(state, s) for s in seats]``, with the public parts built once.
+
+    Rivers, melds, scores and the round are the same for every seat: a server
+    that sends a view to each seat after every action builds them once here.
+    The views SHARE those sub-objects, so they are for encoding, not for
+    changing; ``view`` returns objects of its own.
+    """
+    from server.engine.game import waiting_on  # game imports this module
+
+    for seat in seats:
+        if seat is not None and seat not in range(4):
+            raise ValueError("seat must be 0..3 or None")
     playing = state.phase == "play"
     last = None
     if playing and state.claim_from is not None and state.claim_tile is not None:
         last = {"seat": state.claim_from, "tile": _TSTR[state.tile(state.claim_tile)]}
-    players = []
-    for s in range(4):
-        own = s == seat
-        drawn = state.drawn[s]
-        hand = None
-        if own:
-            hand = [
-                _TSTR[t]
-                for t in sorted(
-                    (state.tile(x) for x in state.hands[s] if x != drawn), key=_SORT.__getitem__
-                )
-            ]
-        players.append(
+    public = [_public_player(state, s) for s in range(4)]
+    rules = _rules_json(state.rules)
+    round_json = {
+        "wind": WIND_NAMES[state.round_wind],
+        "kyoku": state.kyoku + 1,
+        "honba": state.honba,
+        "riichi_sticks": state.riichi_sticks,
+        "dealer": state.dealer,
+        "dice": list(state.wall.dice),
+    }
+    scores = list(state.scores)
+    dora = [_TSTR[t] for t in state.dora_indicators()]
+    wall_left = state.live_left()
+    waiting = sorted(waiting_on(state))
+    result = state.last_result.event if state.phase == "round_end" and state.last_result else None
+    out: list[dict[str, Any]] = []
+    for seat in seats:
+        players = public
+        if seat is not None:
+            players = list(public)
+            players[seat] = _own_player(state, seat, public[seat])
+        out.append(
             {
-                "seat": s,
-                "wind": WIND_NAMES[(s - state.dealer) % 4],
-                "score": state.scores[s],
-                "riichi": state.riichi[s],
-                "hand": hand,
-                "drawn": _TSTR[state.tile(drawn)] if own and drawn is not None else None,
-                "hand_count": len(state.hands[s]),
-                "melds": [
-                    {
-                        "type": f.meld.type.value,
-                        "tiles": [_TSTR[t] for t in f.meld.tiles],
-                        "called": _TSTR[f.meld.called] if f.meld.called is not None else None,
-                        "from_seat": f.meld.from_seat,
-                    }
-                    for f in state.melds[s]
-                ],
-                "river": [
-                    {
-                        "tile": _TSTR[r.tile],
-                        "tsumogiri": r.tsumogiri,
-                        "riichi": r.riichi,
-                        "called": r.called,
-                    }
-                    for r in state.rivers[s]
-                ],
+                "seat": seat,
+                "phase": state.phase,
+                "rules": rules,
+                "round": round_json,
+                "scores": scores,
+                "dora_indicators": dora,
+                "wall_left": wall_left,
+                "turn": state.turn,
+                "waiting_on": waiting,
+                "last_discard": last,
+                "players": players,
+                "legal_actions": [_action_json(a) for a in state.legal(seat)]
+                if seat is not None and not lean
+                else [],
+                "help": _help(state, seat) if seat is not None and playing and not lean else None,
+                "result": result,
+                "final": state.final,
             }
         )
-    out: dict[str, Any] = {
-        "seat": seat,
-        "phase": state.phase,
-        "rules": _rules_json(state.rules),
-        "round": {
-            "wind": WIND_NAMES[state.round_wind],
-            "kyoku": state.kyoku + 1,
-            "honba": state.honba,
-            "riichi_sticks": state.riichi_sticks,
-            "dealer": state.dealer,
-            "dice": list(state.wall.dice),
-        },
-        "scores": list(state.scores),
-        "dora_indicators": [_TSTR[t] for t in state.dora_indicators()],
-        "wall_left": state.live_left(),
-        "turn": state.turn,
-        "waiting_on": sorted(waiting_on(state)),
-        "last_discard": last,
-        "players": players,
-        "legal_actions": [_action_json(a) for a in state.legal(seat)]
-        if seat is not None and not lean
-        else [],
-        "help": _help(state, seat) if seat is not None and playing and not lean else None,
-        "result": state.last_result.event
-        if state.phase == "round_end" and state.last_result
-        else None,
-        "final": state.final,
-    }
     return out
+
+
+def _public_player(state: GameState, s: int) -> dict[str, Any]:
+    """What every seat sees of seat ``s``: no concealed tile, no drawn tile."""
+    return {
+        "seat": s,
+        "wind": WIND_NAMES[(s - state.dealer) % 4],
+        "score": state.scores[s],
+        "riichi": state.riichi[s],
+        "hand": None,
+        "drawn": None,
+        "hand_count": len(state.hands[s]),
+        "melds": [
+            {
+                "type": f.meld.type.value,
+                "tiles": [_TSTR[t] for t in f.meld.tiles],
+                "called": _TSTR[f.meld.called] if f.meld.called is not None else None,
+                "from_seat": f.meld.from_seat,
+            }
+            for f in state.melds[s]
+        ],
+        "river": [
+            {
+                "tile": _TSTR[r.tile],
+                "tsumogiri": r.tsumogiri,
+                "riichi": r.riichi,
+                "called": r.called,
+            }
+            for r in state.rivers[s]
+        ],
+    }
+
+
+def _own_player(state: GameState, s: int, public: dict[str, Any]) -> dict[str, Any]:
+    """Seat ``s`` as it sees itself: the public entry plus its hand and drawn tile."""
+    drawn = state.drawn[s]
+    own = dict(public)
+    own["hand"] = [
+        _TSTR[t]
+        for t in sorted(
+            (state.tile(x) for x in state.hands[s] if x != drawn), key=_SORT.__getitem__
+        )
+    ]
+    own["drawn"] = _TSTR[state.tile(drawn)] if drawn is not None else None
+    return own
 
 
 def _help(state: GameState, seat: int) -> dict[str, Any]:

@@ -21,6 +21,7 @@ import orjson
 
 from server.engine import game as engine
 from server.engine.actions import Action, ActionType, Event, IllegalAction
+from server.engine.view import views
 from server.tables.sink import HandRow, RecordRow, SeatResult, TableSink
 
 log = logging.getLogger(__name__)
@@ -678,14 +679,23 @@ class Table:
         conn.send(self._view_frame(conn.seat))
 
     def _send_views(self, conns: list[Conn]) -> None:
-        spectator_frame: str | None = None
+        """One view frame per connection; the public parts are built once per step."""
+        seats = sorted({conn.seat for conn in conns}, key=lambda s: -1 if s is None else s)
+        if not seats:
+            return
+        frames = {
+            seat: _dumps(
+                {
+                    "type": "view",
+                    "version": self.version,
+                    "view": v,
+                    "timer": self._timer_json(seat),
+                }
+            )
+            for seat, v in zip(seats, views(self.state, seats), strict=True)
+        }
         for conn in conns:
-            if conn.seat is None:
-                if spectator_frame is None:
-                    spectator_frame = self._view_frame(None)
-                conn.send(spectator_frame)
-            else:
-                conn.send(self._view_frame(conn.seat))
+            conn.send(frames[conn.seat])
 
     def _players(self) -> list[dict[str, Any]]:
         return [

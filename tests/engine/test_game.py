@@ -20,6 +20,7 @@ from server.engine.game import (
 from server.engine.rules import preset
 from server.engine.scoring import ScoreError
 from server.engine.tiles import tile_str
+from server.engine.view import views
 from server.engine.wall import Wall, deal_positions
 from tests.engine import scenario
 
@@ -208,6 +209,30 @@ def test_lean_view_leaves_out_actions_and_help_only() -> None:
     assert full["legal_actions"] and full["help"] is not None
     rest = {k for k in full if k not in ("legal_actions", "help")}
     assert {k: lean[k] for k in rest} == {k: full[k] for k in rest}
+
+
+def test_views_of_all_seats_equal_one_view_each_through_random_games() -> None:
+    """``views`` (what the server sends after every step) shares its public parts
+    between seats; every one of them must equal the seat's own ``view``."""
+    rng = random.Random(7)
+    for g in range(3):
+        st = new_game(preset("standard"), f"views{g}".encode())
+        steps = 0
+        while st.phase != "game_end" and steps < 400:
+            seats = [None, 0, 1, 2, 3]
+            both = views(st, seats)
+            assert json.dumps(both) == json.dumps([view(st, s) for s in seats])
+            for s, v in zip(seats, both, strict=True):
+                for p in v["players"]:
+                    assert (p["hand"] is None) == (p["seat"] != s)
+            if st.phase == "round_end":
+                next_round(st)
+                continue
+            seat = min(waiting_on(st))
+            apply(st, rng.choice(legal_actions(st, seat)))
+            steps += 1
+    with pytest.raises(ValueError):
+        views(st, [0, 4])
 
 
 def test_check_invariants_names_a_misplaced_tile() -> None:
