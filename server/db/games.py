@@ -12,25 +12,27 @@ from server.db.models import Game, GameEvent, GameSeat, Hand, Lobby, LobbySeat, 
 from server.tables.sink import HandRow, RecordRow, SeatResult
 
 
-def append_record(s: Session, game_id: int, rows: Sequence[RecordRow]) -> None:
-    if not rows:
-        return
-    # A Core executemany: the ORM unit of work costs several times more per row,
-    # and this runs for every action of every live table.
-    s.execute(
-        insert(GameEvent),
-        [
-            {
-                "game_id": game_id,
-                "version": r.version,
-                "kind": r.kind,
-                "type": r.type,
-                "data": r.data,
-                "seats": r.seats,
-            }
-            for r in rows
-        ],
-    )
+def record_values(game_id: int, rows: Sequence[RecordRow]) -> list[dict[str, Any]]:
+    """``rows`` of one game as parameter sets for ``insert_record_values``."""
+    return [
+        {
+            "game_id": game_id,
+            "version": r.version,
+            "kind": r.kind,
+            "type": r.type,
+            "data": r.data,
+            "seats": r.seats,
+        }
+        for r in rows
+    ]
+
+
+def insert_record_values(s: Session, values: list[dict[str, Any]]) -> None:
+    """Insert record rows of any number of games in one executemany."""
+    if values:
+        # Core on the table, not the ORM's bulk path: this runs for every action of
+        # every live table, and the ORM's per-row bookkeeping costs several times more.
+        s.connection().execute(insert(GameEvent), values)
 
 
 def add_hand(s: Session, game_id: int, h: HandRow) -> None:

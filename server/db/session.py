@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
+import orjson
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, sessionmaker
@@ -20,7 +21,10 @@ def make_engine(url: str) -> Engine:
     url = normalize_db_url(url)
     if url.startswith("sqlite"):
         engine = create_engine(
-            url, connect_args={"check_same_thread": False, "timeout": 30}, pool_pre_ping=True
+            url,
+            connect_args={"check_same_thread": False, "timeout": 30},
+            pool_pre_ping=True,
+            json_serializer=_json_dumps,
         )
 
         @event.listens_for(engine, "connect")
@@ -43,7 +47,15 @@ def make_engine(url: str) -> Engine:
             conn.exec_driver_sql("BEGIN IMMEDIATE")
 
         return engine
-    return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=10)
+    return create_engine(
+        url, pool_pre_ping=True, pool_size=10, max_overflow=10, json_serializer=_json_dumps
+    )
+
+
+def _json_dumps(obj: Any) -> str:
+    # JSON columns hold every event of every game: orjson encodes them several times
+    # faster than the standard library (same JSON, without the optional spaces).
+    return orjson.dumps(obj).decode()
 
 
 class Database:
