@@ -164,6 +164,15 @@ def _dumps(obj: Any) -> str:
     return orjson.dumps(obj).decode()
 
 
+_PUBLIC = -1  # seat mask of an event every seat and spectator may see
+_RESULT_TYPES = frozenset({"agari", "ryuukyoku"})
+
+
+def _hidden_frame(version: int) -> str:
+    """What a seat that may not see an event gets: its version alone."""
+    return f'{{"type":"event","version":{version}}}'
+
+
 def default_action(legal: list[Action], drawn: str | None = None) -> Action:
     """The action played for a seat whose time ran out: pass, else discard the drawn tile."""
     for a in legal:
@@ -211,7 +220,11 @@ class Table:
         for s in self.seats:
             s.bank = self.bank_seconds
         self.version = 0
-        self.buffer: deque[tuple[int, Event]] = deque(maxlen=config.replay_buffer)
+        # Recent events for reconnects, kept as (version, seat mask, encoded frame):
+        # strings and ints, which the garbage collector does not have to scan (event
+        # objects of hundreds of tables made its full passes pause every table).
+        self.buffer: deque[tuple[int, int, str]] = deque(maxlen=config.replay_buffer)
+        self._results: dict[str, dict[str, Any]] = {}  # the latest result event by type
         self.spectators: set[Conn] = set()
         self.decisions: dict[int, _Decision] = {}
         self.inbox: asyncio.Queue[Message] = asyncio.Queue()
@@ -335,9 +348,10 @@ class Table:
         )
         if replay:
             assert last is not None
-            for version, ev in self.buffer:
+            for version, mask, full in self.buffer:
                 if version > last:
-                    conn.send(self._event_frame(version, ev, ev.visible_to(seat)))
+                    visible = mask == _PUBLIC or (seat is not None and mask >> seat & 1)
+                    conn.send(full if visible else _hidden_frame(version))
         self._send_view(conn)
         if self.finished:
             conn.send(self._game_over_frame())
@@ -553,10 +567,7 @@ class Table:
             self._hands_saved += 1
 
     def _last_result_event(self, kind: str) -> dict[str, Any]:
-        for _, ev in reversed(self.buffer):
-            if ev.type == kind:
-                return dict(ev.data)
-        return {}
+        return dict(self._results.get(kind, {}))
 
     def _finish(self) -> None:
         self.finished = True
@@ -600,11 +611,6 @@ class Table:
         out.extend(self.spectators)
         return out
 
-    def _event_frame(self, version: int, ev: Event, visible: bool) -> str:
-        if visible:
-            return _dumps({"type": "event", "version": version, "event": ev.to_json()})
-        return _dumps({"type": "event", "version": version})
-
     def _step(self, events: list[Event], rows: list[RecordRow]) -> None:
         """Send and record ``events``, move timers and rounds on, then send fresh views.
 
@@ -627,7 +633,6 @@ class Table:
         conns = self._conns()
         for ev in events:
             self.version += 1
-            self.buffer.append((self.version, ev))
             rows.append(
                 RecordRow(
                     version=self.version,
@@ -637,14 +642,18 @@ class Table:
                     seats=sorted(ev.seats) if ev.seats is not None else None,
                 )
             )
-            full = self._event_frame(self.version, ev, True)
+            full = _dumps({"type": "event", "version": self.version, "event": ev.to_json()})
+            mask = _PUBLIC if ev.seats is None else sum(1 << s for s in ev.seats)
+            self.buffer.append((self.version, mask, full))
+            if ev.type in _RESULT_TYPES:
+                self._results[ev.type] = dict(ev.data)
             hidden: str | None = None
             for conn in conns:
                 if ev.visible_to(conn.seat):
                     conn.send(full)
                 else:
                     if hidden is None:
-                        hidden = self._event_frame(self.version, ev, False)
+                        hidden = _hidden_frame(self.version)
                     conn.send(hidden)
         if rows:
             self.sink.record(self.game_id, rows)
