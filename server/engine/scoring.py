@@ -98,6 +98,30 @@ class WinResult:
         }
 
 
+class _Filling:
+    """WinResult's slots without the frozen dataclass machinery, for score_hand.
+
+    A frozen dataclass sets each field through ``object.__setattr__`` (a call per
+    field); score_hand builds one result per hand, so it stores the fields into
+    one of these with plain attribute stores, then makes it a WinResult: the same
+    slots in the same order, so Python allows the ``__class__`` change, and the
+    object is then exactly what ``WinResult(...)`` builds, frozen like it.
+    """
+
+    __slots__ = WinResult.__slots__
+    yaku: tuple[tuple[str, int], ...]
+    yakuman: tuple[tuple[str, int], ...]
+    han: int
+    fu: int
+    limit: str | None
+    dora: int
+    aka: int
+    ura: int
+    base: int
+    payments: dict[str, int]
+    total: int
+
+
 class ScoreError(ValueError):
     """A hand that cannot be scored. ``code``: "not_agari" | "no_yaku" | "bad_input"."""
 
@@ -697,30 +721,30 @@ def score_hand(
         pay = {"tsumo_dealer": from_dealer, "tsumo_nondealer": each}
     total = gain + 300 * ctx.honba + 1000 * ctx.riichi_sticks
     # The WinResult is filled here rather than through _result: one call fewer per hand.
-    r: WinResult = object.__new__(WinResult)
+    # The WinResult is filled here rather than through its __init__ (see _Filling).
+    r = _Filling()
     if is_ym:
-        _s_yaku(r, ())
-        _s_yakuman(r, tuple(sorted(best_yaku, key=_ORDER.__getitem__)))
-        _s_han(r, 0)
-        _s_limit(r, "yakuman")
-        _s_dora(r, 0)
-        _s_aka(r, 0)
-        _s_ura(r, 0)
+        r.yaku = ()
+        r.yakuman = tuple(sorted(best_yaku, key=_ORDER.__getitem__))
+        r.han = 0
+        r.limit = "yakuman"
+        r.dora = r.aka = r.ura = 0
     else:
         if len(best_yaku) > 1:
             best_yaku.sort(key=_ORDER.__getitem__)
-        _s_yaku(r, tuple(best_yaku))
-        _s_yakuman(r, ())
-        _s_han(r, han)
-        _s_limit(r, best_limit)
-        _s_dora(r, dora)
-        _s_aka(r, aka)
-        _s_ura(r, ura)
-    _s_fu(r, fu)
-    _s_base(r, base)
-    _s_payments(r, pay)
-    _s_total(r, total)
-    return r
+        r.yaku = tuple(best_yaku)
+        r.yakuman = ()
+        r.han = han
+        r.limit = best_limit
+        r.dora = dora
+        r.aka = aka
+        r.ura = ura
+    r.fu = fu
+    r.base = base
+    r.payments = pay
+    r.total = total
+    r.__class__ = WinResult  # type: ignore[assignment]
+    return r  # type: ignore[return-value]  # a WinResult since the line above
 
 
 class _Order(dict[tuple[str, int], int]):
@@ -736,18 +760,6 @@ _ORDER = _Order(
     [((y, h), i) for y, i in _YAKU_RANK.items() for h in YAKU_HAN[y] if h]
     + [((y, m), i) for y, i in _YAKUMAN_RANK.items() for m in (1, 2)]
 )
-
-# WinResult is a frozen dataclass, whose __init__ sets each field through
-# object.__setattr__; score_hand builds one per call, so it fills the slots
-# directly with these descriptors (the same object, half the cost).
-_s_yaku, _s_yakuman, _s_han, _s_fu, _s_limit, _s_dora, _s_aka, _s_ura = (
-    getattr(WinResult, f).__set__
-    for f in ("yaku", "yakuman", "han", "fu", "limit", "dora", "aka", "ura")
-)
-_s_base, _s_payments, _s_total = (
-    getattr(WinResult, f).__set__ for f in ("base", "payments", "total")
-)
-
 
 # --- settlement (R19, R20, R24) -------------------------------------------
 

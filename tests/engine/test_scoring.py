@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import pickle
 import random
 from dataclasses import dataclass
 from typing import Any
@@ -481,6 +482,15 @@ def test_results_are_ordinary_frozen_win_results() -> None:
     )
     with pytest.raises(dataclasses.FrozenInstanceError):
         r.han = 13  # type: ignore[misc]
+    # a yakuman result too; both are plain WinResults for pickling and copies
+    ym = score("11122233344455z", "5z", tsumo=True)
+    for res in (r, ym):
+        assert type(res) is WinResult
+        assert pickle.loads(pickle.dumps(res)) == res
+        assert dataclasses.replace(res, total=1).total == 1
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            res.total = 0  # type: ignore[misc]
+    assert ym.yakuman and ym.limit == "yakuman" and not ym.yaku
 
 
 def test_r21_every_reading_from_the_suit_tables_matches_agari() -> None:
