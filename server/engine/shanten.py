@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from operator import add, itemgetter
+from operator import add, itemgetter, mul, sub
 
 from server.engine.agari import (
     Block,
@@ -62,20 +62,58 @@ def _check_counts(c: Sequence[int]) -> None:
 
 # --- per-suit tables -------------------------------------------------------
 
-# key (bytes of the suit's counts) -> best taatsu count per (pair, sets): slot
-# 5 * p + m holds the most taatsu t (capped at 4 - m, which is all any budget
-# can use) over decompositions with m sets and p pairs, or -1 if there is none.
-# More taatsu never hurts, so the max per (p, m) is all that matters.
-_pareto_suit: dict[bytes, tuple[int, ...]] = {}
-_pareto_honor: dict[bytes, tuple[int, ...]] = {}
+# key (bytes of the suit's counts) -> id of its pareto tuple: slot 5 * p + m
+# holds the most taatsu t (capped at 4 - m, which is all any budget can use)
+# over decompositions with m sets and p pairs, or -1 if there is none. More
+# taatsu never hurts, so the max per (p, m) is all that matters. Pareto tuples
+# are interned (few distinct ones occur), so that combining them is cached.
+_pareto_suit: dict[bytes, int] = {}
+_pareto_honor: dict[bytes, int] = {}
+_par_ids: dict[tuple[int, ...], int] = {}
+_pars: list[tuple[int, ...]] = []
 # key -> id of its interned 10-slot vector (see the module docstring)
 _vec_suit: dict[bytes, int] = {}
 _vec_honor: dict[bytes, int] = {}
 
 _EMPTY_PARETO = (0, -1, -1, -1, -1, -1, -1, -1, -1, -1)
 
+# The blocks the first held kind can start: (sets, taatsu, pair) added.
+_ISOLATED, _SET, _PAIR, _TAATSU = 0, 1, 2, 3
+_MOVES = ((0, 0, 0), (1, 0, 0), (0, 0, 1), (0, 1, 0))
+# pareto id * 4 + move -> the pareto tuple of a hand that adds that block to it
+_shifted: dict[int, tuple[int, ...]] = {}
 
-def _pareto(key: bytes, honors: bool) -> tuple[int, ...]:
+
+def _par_intern(v: tuple[int, ...]) -> int:
+    i = _par_ids.get(v)
+    if i is None:
+        i = len(_pars)
+        _pars.append(v)
+        _par_ids[v] = i
+    return i
+
+
+def _shift(pid: int, move: int) -> tuple[int, ...]:
+    sk = 4 * pid + move
+    hit = _shifted.get(sk)
+    if hit is not None:
+        return hit
+    dm, dt, dp = _MOVES[move]
+    sub = _pars[pid]
+    best = [-1] * 10
+    for p in range(2 - dp):
+        for m in range(5 - dm):
+            t = sub[5 * p + m]
+            if t < 0:
+                continue
+            nm = m + dm
+            best[5 * (p + dp) + nm] = min(t + dt, 4 - nm)
+    res = tuple(best)
+    _shifted[sk] = res
+    return res
+
+
+def _pareto(key: bytes, honors: bool) -> int:
     table = _pareto_honor if honors else _pareto_suit
     hit = table.get(key)
     if hit is not None:
@@ -85,44 +123,37 @@ def _pareto(key: bytes, honors: bool) -> tuple[int, ...]:
     while i < n and key[i] == 0:
         i += 1
     if i == n:
-        table[key] = _EMPTY_PARETO
-        return _EMPTY_PARETO
+        res = table[key] = _par_intern(_EMPTY_PARETO)
+        return res
     c = bytearray(key)
-    best = [-1] * 10
-
-    def take(dm: int, dt: int, dp: int, *ks: int) -> None:
-        for k in ks:
-            c[k] -= 1
-        sub = _pareto(bytes(c), honors)
-        for k in ks:
-            c[k] += 1
-        for p in range(2 - dp):
-            for m in range(5 - dm):
-                t = sub[5 * p + m]
-                if t < 0:
-                    continue
-                nm = m + dm
-                nt = min(t + dt, 4 - nm)
-                slot = 5 * (p + dp) + nm
-                if nt > best[slot]:
-                    best[slot] = nt
-
+    ci = c[i]
     # The first held kind is either left isolated or used in some block.
-    take(0, 0, 0, i)
-    if c[i] >= 3:
-        take(1, 0, 0, i, i, i)
-    if c[i] >= 2:
-        take(0, 0, 1, i, i)
-        take(0, 1, 0, i, i)
+    c[i] -= 1
+    options = [_shift(_pareto(bytes(c), honors), _ISOLATED)]
+    if ci >= 2:
+        c[i] -= 1
+        sub = _pareto(bytes(c), honors)
+        options.append(_shift(sub, _PAIR))
+        options.append(_shift(sub, _TAATSU))
+        if ci >= 3:
+            c[i] -= 1
+            options.append(_shift(_pareto(bytes(c), honors), _SET))
+            c[i] += 1
+        c[i] += 1
     if not honors:
-        if i <= 6 and c[i + 1] and c[i + 2]:
-            take(1, 0, 0, i, i + 1, i + 2)
         if i <= 7 and c[i + 1]:
-            take(0, 1, 0, i, i + 1)
+            c[i + 1] -= 1
+            options.append(_shift(_pareto(bytes(c), honors), _TAATSU))
+            if i <= 6 and c[i + 2]:
+                c[i + 2] -= 1
+                options.append(_shift(_pareto(bytes(c), honors), _SET))
+                c[i + 2] += 1
+            c[i + 1] += 1
         if i <= 6 and c[i + 2]:
-            take(0, 1, 0, i, i + 2)
-    res = tuple(best)
-    table[key] = res
+            c[i + 2] -= 1
+            options.append(_shift(_pareto(bytes(c), honors), _TAATSU))
+    best = options[0] if len(options) == 1 else tuple(map(max, *options))
+    res = table[key] = _par_intern(best)
     return res
 
 
@@ -142,24 +173,31 @@ def _intern(v: tuple[int, ...]) -> int:
     return i
 
 
+# pareto id -> vector id
+_vec_of_par: dict[int, int] = {}
+
+
 def _vector_id(key: bytes, honors: bool) -> int:
     table = _vec_honor if honors else _vec_suit
     hit = table.get(key)
     if hit is not None:
         return hit
-    v = [0] * 5 + [_NONE] * 5
-    par = _pareto(key, honors)
-    for slot in range(10):
-        t = par[slot]
-        if t < 0:
-            continue
-        p, m = divmod(slot, 5)
-        for b in range(5):
-            mm = min(m, b)
-            val = 2 * mm + min(t, b - mm) + p
-            if val > v[5 * p + b]:
-                v[5 * p + b] = val
-    res = _intern(tuple(v))
+    pid = _pareto(key, honors)
+    res = _vec_of_par.get(pid)
+    if res is None:
+        v = [0] * 5 + [_NONE] * 5
+        par = _pars[pid]
+        for slot in range(10):
+            t = par[slot]
+            if t < 0:
+                continue
+            p, m = divmod(slot, 5)
+            for b in range(5):
+                mm = min(m, b)
+                val = 2 * mm + min(t, b - mm) + p
+                if val > v[5 * p + b]:
+                    v[5 * p + b] = val
+        res = _vec_of_par[pid] = _intern(tuple(v))
     table[key] = res
     return res
 
@@ -374,7 +412,7 @@ def _improving_core(
         dl = ds.get(key) if si != 3 else None
         if dl is None:
             dl = _draws(key, si == 3)
-        g = _gain_indices(dl, rests[si], n, base)
+        g = _gain_indices(dl, rests[si], n, base)[0]
         if g:
             start = 9 * si
             found.extend([start + j for j in g])
@@ -406,30 +444,29 @@ def _special_draws(h: list[int], base: int) -> list[Kind]:
     return out
 
 
-# suit key -> ((index in suit, vector id, key) after removing one of that
-# kind, ...) for every held kind of the suit
-_removals_suit: dict[bytes, tuple[tuple[int, int, bytes], ...]] = {}
-_removals_honor: dict[bytes, tuple[tuple[int, int, bytes], ...]] = {}
+# suit key -> {index in suit: (vector id, key) after removing one of that
+# kind} for every held kind of the suit, in index order
+_removals_suit: dict[bytes, dict[int, tuple[int, bytes]]] = {}
+_removals_honor: dict[bytes, dict[int, tuple[int, bytes]]] = {}
 
 
-def _removals(key: bytes, honors: bool) -> tuple[tuple[int, int, bytes], ...]:
+def _removals(key: bytes, honors: bool) -> dict[int, tuple[int, bytes]]:
     table = _removals_honor if honors else _removals_suit
     hit = table.get(key)
     if hit is not None:
         return hit
     arr = bytearray(key)
-    out = []
+    out = {}
     for j in range(len(arr)):
         if arr[j]:
             arr[j] -= 1
             k2 = bytes(arr)
             arr[j] += 1
-            out.append((j, _vector_id(k2, honors), k2))
-    res = tuple(out)
+            out[j] = (_vector_id(k2, honors), k2)
     if len(table) >= _GAINS_LIMIT:
         table.clear()
-    table[key] = res
-    return res
+    table[key] = out
+    return out
 
 
 def _rests(ids: Sequence[int]) -> tuple[int, int, int, int]:
@@ -443,20 +480,47 @@ def _rests(ids: Sequence[int]) -> tuple[int, int, int, int]:
 def _rests_after(ids: Sequence[int], si: int, vid: int) -> tuple[int, int, int, int]:
     """``_rests`` of the hand whose suit ``si`` changed to vector ``vid``.
 
-    Combined vectors are interned by value, so the grouping order does not matter.
+    Combined vectors are interned by value, so the grouping order does not
+    matter. The pair cache is read inline (this runs for most discards).
     """
     i0, i1, i2, i3 = ids
-    if si == 0:
-        x = _pair(vid, i1)
-        return 0, _pair(vid, _pair(i2, i3)), _pair(x, i3), _pair(x, i2)
-    if si == 1:
-        x = _pair(i0, vid)
-        return _pair(vid, _pair(i2, i3)), 0, _pair(x, i3), _pair(x, i2)
-    if si == 2:
-        x = _pair(vid, i3)
-        return _pair(i1, x), _pair(i0, x), 0, _pair(_pair(i0, i1), vid)
-    x = _pair(i2, vid)
-    return _pair(i1, x), _pair(i0, x), _pair(_pair(i0, i1), vid), 0
+    get = _pairs.get
+    if si < 2:
+        # the suit changed pairs with the other number suit of its half
+        o = i1 if si == 0 else i0
+        hi = get((i2 << 16) | i3)
+        if hi is None:
+            hi = _pair(i2, i3)
+        x = get((vid << 16) | o)
+        if x is None:
+            x = _pair(vid, o)
+        a = get((vid << 16) | hi)
+        if a is None:
+            a = _pair(vid, hi)
+        b = get((x << 16) | i3)
+        if b is None:
+            b = _pair(x, i3)
+        c = get((x << 16) | i2)
+        if c is None:
+            c = _pair(x, i2)
+        return (0, a, b, c) if si == 0 else (a, 0, b, c)
+    o = i3 if si == 2 else i2
+    lo = get((i0 << 16) | i1)
+    if lo is None:
+        lo = _pair(i0, i1)
+    x = get((vid << 16) | o)
+    if x is None:
+        x = _pair(vid, o)
+    a = get((i1 << 16) | x)
+    if a is None:
+        a = _pair(i1, x)
+    b = get((i0 << 16) | x)
+    if b is None:
+        b = _pair(i0, x)
+    c = get((lo << 16) | vid)
+    if c is None:
+        c = _pair(lo, vid)
+    return (a, b, 0, c) if si == 2 else (a, b, c, 0)
 
 
 def _discard_context(
@@ -469,19 +533,19 @@ def _discard_context(
     if total % 3 != 2:
         raise ValueError(f"discards need a hand of 3n+2 tiles, got {total}")
     keys = (bytes(h[0:9]), bytes(h[9:18]), bytes(h[18:27]), bytes(h[27:34]))
-    ids = [
-        _vector_id(keys[0], False),
-        _vector_id(keys[1], False),
-        _vector_id(keys[2], False),
-        _vector_id(keys[3], True),
-    ]
+    vs = _vec_suit
+    ids = []
+    for si, x in enumerate((vs.get(keys[0]), vs.get(keys[1]), vs.get(keys[2]), None)):
+        ids.append(_vector_id(keys[si], si == 3) if x is None else x)
     return h, total, keys, ids, _rests(ids)
 
 
-# (removal list of a suit key, rest id, sets needed) -> regular shanten after
-# each removal, in the removal list's order
+# (suit key, suit, rest id, sets needed) -> (kinds held in the suit, regular
+# shanten after discarding each, the largest of those)
 _DISCARD_LIMIT = 300_000
-_discard_regular: dict[tuple[bytes, bool, int, int], tuple[int, ...]] = {}
+_discard_regular: dict[
+    tuple[bytes, int, int, int], tuple[tuple[Kind, ...], tuple[int, ...], int]
+] = {}
 
 
 def _discard_shanten(
@@ -489,11 +553,11 @@ def _discard_shanten(
 ) -> dict[Kind, int]:
     n = total // 3
     memo = _discard_regular
-    fin = _final
     closed = total == 14
     if closed:
-        # after a discard: one kind fewer if it was a single, one pair fewer if
-        # it was exactly a pair (chiitoitsu); the same among terminals/honors (kokushi)
+        # After a discard: one kind fewer if it was a single, one pair fewer if
+        # it was exactly a pair (chiitoitsu); the same among terminals/honors
+        # (kokushi). Neither is ever below min(c7, k13).
         kinds = NUM_KINDS - h.count(0)
         pairs = kinds - h.count(1)
         c7 = 6 - pairs + max(0, 7 - kinds)
@@ -501,48 +565,54 @@ def _discard_shanten(
         c7_pair = c7 + 1
         y = _kokushi_counts(h)
         y_kinds = 13 - y.count(0)
-        y_pairs = 13 - y.count(0) - y.count(1)
+        y_pairs = y_kinds - y.count(1)
         k13 = 13 - y_kinds - (1 if y_pairs else 0)
         k13_single = k13 + 1
         k13_pair = 13 - y_kinds - (1 if y_pairs > 1 else 0)
+        floor = min(c7, k13)
     out: dict[Kind, int] = {}
     for si in range(4):
-        honors = si == 3
         r = rests[si]
-        mk = (keys[si], honors, r, n)
-        shs = memo.get(mk)
-        rem = _removals(keys[si], honors)
-        if shs is None:
-            vals = []
-            rk = (r << 3) | n
-            for _, vid, _k2 in rem:
-                f = fin.get((vid << 24) | rk)
-                vals.append(_combine(vid, r, n) if f is None else f)
-            shs = tuple(vals)
+        mk = (keys[si], si, r, n)
+        entry = memo.get(mk)
+        if entry is None:
+            entry = _discard_suit(keys[si], si, r, n)
             if len(memo) >= _DISCARD_LIMIT:
                 memo.clear()
-            memo[mk] = shs
-        start = 9 * si
-        if closed:
-            for (j, _, _), sh in zip(rem, shs, strict=True):
-                k = start + j
-                held = h[k]
-                if held == 1:
-                    s7 = c7_single
-                    sk = k13_single if k in YAOCHU else k13
-                elif held == 2:
-                    s7 = c7_pair
-                    sk = k13_pair if k in YAOCHU else k13
-                else:
-                    s7 = c7
-                    sk = k13
-                if s7 < sh:
-                    sh = s7
-                out[k] = sk if sk < sh else sh
-        else:
-            for (j, _, _), sh in zip(rem, shs, strict=True):
-                out[start + j] = sh
+            memo[mk] = entry
+        ks, shs, top = entry
+        if not closed or floor >= top:
+            out.update(zip(ks, shs, strict=True))
+            continue
+        for k, sh in zip(ks, shs, strict=True):
+            held = h[k]
+            if held == 1:
+                s7 = c7_single
+                sk = k13_single if k in YAOCHU else k13
+            elif held == 2:
+                s7 = c7_pair
+                sk = k13_pair if k in YAOCHU else k13
+            else:
+                s7 = c7
+                sk = k13
+            if s7 < sh:
+                sh = s7
+            out[k] = sk if sk < sh else sh
     return out
+
+
+def _discard_suit(
+    key: bytes, si: int, r: int, n: int
+) -> tuple[tuple[Kind, ...], tuple[int, ...], int]:
+    fin = _final
+    rk = (r << 3) | n
+    ks = []
+    vals = []
+    for j, (vid, _) in _removals(key, si == 3).items():
+        ks.append(9 * si + j)
+        f = fin.get((vid << 24) | rk)
+        vals.append(_combine(vid, r, n) if f is None else f)
+    return tuple(ks), tuple(vals), max(vals, default=-1)
 
 
 def discard_shanten(c: Sequence[int]) -> dict[Kind, int]:
@@ -558,23 +628,27 @@ def discard_shanten(c: Sequence[int]) -> dict[Kind, int]:
 # (draw list id, rest id, sets needed, shanten) -> indices in the suit whose
 # draw lowers the regular shanten below that shanten; the rest id is the
 # combined vector of the other three suits (see _rests)
-_gains: dict[tuple[int, int, int, int], tuple[int, ...]] = {}
+_gains: dict[tuple[int, int, int, int], tuple[tuple[int, ...], int]] = {}
 
 
-def _gain_indices(dl: int, r: int, n: int, base: int) -> tuple[int, ...]:
+def _gain_indices(dl: int, r: int, n: int, base: int) -> tuple[tuple[int, ...], int]:
+    """``_gains[(dl, r, n, base)]``, computed if missing: the indices, and
+    their mask with one byte per index (bit ``8 * j`` for index ``j``)."""
     mk = (dl, r, n, base)
     g = _gains.get(mk)
     if g is None:
         fin = _final
         rk = (r << 3) | n
         out = []
+        mask = 0
         for j, vid in _draw_lists[dl]:
             f = fin.get((vid << 24) | rk)
             if f is None:
                 f = _combine(vid, r, n)
             if f < base:
                 out.append(j)
-        g = tuple(out)
+                mask |= 1 << (8 * j)
+        g = (tuple(out), mask)
         if len(_gains) >= _GAINS_LIMIT:
             _gains.clear()
         _gains[mk] = g
@@ -633,6 +707,15 @@ def best_discards(
     return after, {d: left for d, (_, left) in uke.items()}
 
 
+_SUIT_OF = [min(k // 9, 3) for k in range(NUM_KINDS)]
+_FOURS = [4] * NUM_KINDS
+# Sets of kinds as "byte masks": kind k is bit 8 * k, so that a count array's
+# bytes translate straight into a mask and a mask's bytes weigh a count array.
+_YAOCHU_MASK = sum(1 << (8 * k) for k in YAOCHU)
+_IS_ONE = bytes(1 if i == 1 else 0 for i in range(256))
+_IS_ZERO = bytes(1 if i == 0 else 0 for i in range(256))
+
+
 def _discard_ukeire(
     h: list[int],
     total: int,
@@ -643,43 +726,48 @@ def _discard_ukeire(
     discards: Iterable[Kind],
     after: Mapping[Kind, int],
 ) -> dict[Kind, tuple[int, int]]:
+    # unseen copies of each kind (never below 0), per suit; a discarded kind
+    # has one more unless its count was already inconsistent (below 0)
+    raw = list(map(sub, _FOURS, h))
     if visible is not None:
-        rem = [4 - x - v for x, v in zip(h, visible, strict=True)]
-    else:
-        rem = [4 - x for x in h]
+        raw = list(map(sub, raw, visible))
+    rem = raw if min(raw) >= 0 else [x if x > 0 else 0 for x in raw]
+    rem_s = (rem[0:9], rem[9:18], rem[18:27], rem[27:34])
     n = total // 3
     closed = total == 14
     if closed:
         # chiitoitsu/kokushi shanten after a discard, as in _discard_shanten
-        kinds = NUM_KINDS - h.count(0)
-        pairs = kinds - h.count(1)
-        c7 = 6 - pairs + max(0, 7 - kinds)
+        n_kinds = NUM_KINDS - h.count(0)
+        pairs = n_kinds - h.count(1)
+        c7 = 6 - pairs + max(0, 7 - n_kinds)
         y = _kokushi_counts(h)
         y_kinds = 13 - y.count(0)
         y_pairs = y_kinds - y.count(1)
         k13 = 13 - y_kinds - (1 if y_pairs else 0)
-    removed: dict[Kind, tuple[int, int, bytes]] = {}
-    for si in range(4):
-        start = 9 * si
-        for j, vid, k2 in _removals(keys[si], si == 3):
-            removed[start + j] = (si, vid, k2)
+        masks: tuple[int, int] | None = None  # kinds held once / not held, as byte masks
+    removals: list[dict[int, tuple[int, bytes]] | None] = [None, None, None, None]
     ds = _draws_suit
     suit_dls: list[int | None] = [None, None, None, None]
-    # (suit, its vector after the discard, shanten) -> (kinds of the other suits
-    # whose draw lowers the shanten, how many of them are unseen)
-    others: dict[tuple[int, int, int], tuple[list[Kind], int]] = {}
+    # (suit, its vector after the discard, shanten) -> (byte mask of the kinds
+    # of the other suits whose draw lowers the shanten, how many are unseen)
+    others: dict[tuple[int, int, int], tuple[int, int]] = {}
     gains = _gains
     out: dict[Kind, tuple[int, int]] = {}
     for d in discards:
         if d not in after:
             raise ValueError(f"cannot discard kind {d}: not in the hand")
-        si, vid, k2 = removed[d]
+        si = _SUIT_OF[d]
+        rm = removals[si]
+        if rm is None:
+            rm = removals[si] = _removals(keys[si], si == 3)
+        jd = d - 9 * si
+        vid, k2 = rm[jd]
         base = after[d]
         gk = (si, vid, base)
         part = others.get(gk)
         if part is None:
             rs = _rests_after(ids, si, vid)
-            o_found: list[Kind] = []
+            o_mask = 0
             o_left = 0
             for t in range(4):
                 if t == si:
@@ -688,52 +776,63 @@ def _discard_ukeire(
                 if dl is None:
                     dl = suit_dls[t] = _draws(keys[t], t == 3)
                 mk = (dl, rs[t], n, base)
-                g = gains.get(mk)
-                if g is None:
-                    g = _gain_indices(dl, rs[t], n, base)
-                start = 9 * t
-                for j in g:
-                    k = start + j
-                    o_found.append(k)
-                    x = rem[k]
-                    if x > 0:
-                        o_left += x
-            part = others[gk] = (o_found, o_left)
+                gm = gains.get(mk)
+                if gm is None:
+                    gm = _gain_indices(dl, rs[t], n, base)
+                g = gm[0]
+                if g:
+                    o_mask |= gm[1] << (72 * t)
+                    o_left += sum(map(rem_s[t].__getitem__, g))
+            part = others[gk] = (o_mask, o_left)
         # the discarded suit: its new key's draws against the other three suits
         dl = ds.get(k2) if si != 3 else None
         if dl is None:
             dl = _draws(k2, si == 3)
-        r = rests[si]
-        mk = (dl, r, n, base)
-        g = gains.get(mk)
-        if g is None:
-            g = _gain_indices(dl, r, n, base)
-        start = 9 * si
-        left = part[1]
-        for j in g:
-            k = start + j
-            x = rem[k] + 1 if k == d else rem[k]
-            if x > 0:
-                left += x
+        mk = (dl, rests[si], n, base)
+        gm = gains.get(mk)
+        if gm is None:
+            gm = _gain_indices(dl, rests[si], n, base)
+        g = gm[0]
+        left = part[1] + sum(map(rem_s[si].__getitem__, g))
+        if jd in g and raw[d] >= 0:
+            left += 1  # one copy of the discarded kind more is unseen
         if closed:
             held = h[d]
-            s7 = c7 + (held == 2) + (held == 1 and kinds <= 7)
+            s7 = c7 + (held == 2) + (held == 1 and n_kinds <= 7)
             if d in YAOCHU:
-                sk = 13 - (y_kinds - (held == 1)) - (1 if y_pairs - (held == 2) else 0)
+                yp = y_pairs - (held == 2)
+                sk = 13 - (y_kinds - (held == 1)) - (1 if yp else 0)
             else:
+                yp = y_pairs
                 sk = k13
             if s7 == base or sk == base:
                 # chiitoitsu/kokushi give the shanten: their draws may add kinds
-                h[d] -= 1
-                extra = _special_draws(h, base)
-                if extra:
-                    regular = [start + j for j in g]
-                    left = 0
-                    for k in {*part[0], *regular, *extra}:
-                        x = rem[k] + 1 if k == d else rem[k]
-                        if x > 0:
-                            left += x
-                h[d] += 1
+                # that the regular form does not (see _special_draws)
+                if masks is None:
+                    hb = bytes(h)
+                    masks = (
+                        int.from_bytes(hb.translate(_IS_ONE), "little"),
+                        int.from_bytes(hb.translate(_IS_ZERO), "little"),
+                    )
+                bit = 1 << (8 * d)
+                ones, zeros = masks
+                if held == 1:
+                    ones ^= bit
+                    zeros |= bit
+                elif held == 2:
+                    ones |= bit
+                extra = 0
+                if s7 == base:
+                    extra = ones
+                    if n_kinds - (held == 1) < 7:
+                        extra |= zeros
+                if sk == base:
+                    extra |= _YAOCHU_MASK & (zeros if yp else zeros | ones)
+                new = extra & ~((gm[1] << (72 * si)) | part[0])
+                if new:
+                    left += sum(map(mul, rem, new.to_bytes(NUM_KINDS, "little")))
+                    if new & bit and raw[d] >= 0:
+                        left += 1
         out[d] = (base, left)
     return out
 
