@@ -1,8 +1,10 @@
 """Load test: many tables of four WebSocket clients against one server process.
 
 Starts ``jantaku serve`` in a subprocess on a fresh database (or uses ``--url``),
-creates the tables through the HTTP API, then has four scripted clients per
-table play at a fixed pace (one action per second per table by default).
+creates every table through the HTTP API first, then has four scripted clients
+per table play at a fixed pace (one action per second per table by default, each
+table at a random phase). The clients run in ``--procs`` processes, a table's
+four seats in one, so that a single client event loop is not what is measured.
 Latency is measured per action: from sending it to the moment all four seats
 have received the view that follows it. Prints actions/s, p50/p99 latency,
 errors and the server's memory.
@@ -16,7 +18,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import os
+import random
 import secrets
 import socket
 import statistics
@@ -24,6 +28,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
@@ -73,7 +78,8 @@ class BenchTable:
         self.stats = stats
         self.views = [0, 0, 0, 0]  # views received per seat
         self.in_flight: tuple[float, list[int]] | None = None
-        self.next_send = time.monotonic()
+        # A random phase: tables that all began at once would otherwise act in bursts.
+        self.next_send = time.monotonic() + random.random() * interval
         self.wake = asyncio.Event()
         self.done = False
 
@@ -237,7 +243,61 @@ def start_server(db_url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
     raise SystemExit(f"the server did not start; see {log}")
 
 
-async def run(args: argparse.Namespace) -> dict[str, Any]:
+async def setup_tables(base: str, n: int) -> list[tuple[int, list[str]]]:
+    """``n`` started tables made through the HTTP API, before any seat connects."""
+    rules = {"preset": "standard", "think_seconds": 0}
+    # No keep-alive: a pooled connection the server just timed out gives ReadError.
+    limits = httpx.Limits(max_keepalive_connections=0)
+    async with httpx.AsyncClient(base_url=base, timeout=120, limits=limits) as http:
+        sem = asyncio.Semaphore(20)
+
+        async def one() -> tuple[int, list[str]]:
+            async with sem:
+                return await make_table(http, rules)
+
+        return list(await asyncio.gather(*(one() for _ in range(n))))
+
+
+async def play(
+    ws_base: str,
+    tables: list[tuple[int, list[str]]],
+    rate: float,
+    batch: bool,
+    measure_from: float,
+    measure_to: float,
+) -> dict[str, Any]:
+    """Connect every seat of ``tables`` and play; measure between two wall-clock times."""
+    stats = Stats()
+    stop = asyncio.Event()
+    tasks: list[asyncio.Task[None]] = []
+    for game_id, tokens in tables:
+        table = BenchTable(game_id, 1.0 / rate, stats)
+        tasks.extend(
+            asyncio.create_task(seat_client(ws_base, token, table, stats, stop, batch))
+            for token in tokens
+        )
+    await asyncio.sleep(max(0.0, measure_from - time.time()))
+    stats.measuring = True
+    await asyncio.sleep(max(0.0, measure_to - time.time()))
+    stats.measuring = False
+    stop.set()
+    for r in await asyncio.gather(*tasks, return_exceptions=True):
+        if isinstance(r, BaseException):
+            stats.error(type(r).__name__)
+    return {
+        "latencies": stats.latencies,
+        "actions": stats.actions,
+        "errors": stats.errors,
+        "games_finished": stats.games_finished,
+    }
+
+
+def _client_process(conn: Connection, *args: Any) -> None:
+    conn.send(asyncio.run(play(*args)))
+    conn.close()
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
     proc = None
     if args.url:
         base = args.url.rstrip("/")
@@ -249,46 +309,39 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         print(f"server log: {tmp / 'server.log'}", file=sys.stderr)
         base = f"http://127.0.0.1:{port}"
     ws_base = "ws" + base[len("http") :]
-    stats = Stats()
-    stop = asyncio.Event()
-    rules = {"preset": "standard", "think_seconds": 0}
     try:
         t0 = time.monotonic()
-        # No keep-alive: a pooled connection the server just timed out gives ReadError.
-        limits = httpx.Limits(max_keepalive_connections=0)
-        async with httpx.AsyncClient(base_url=base, timeout=120, limits=limits) as http:
-            sem = asyncio.Semaphore(50)
-            tasks: list[asyncio.Task[None]] = []
-
-            async def one() -> None:
-                async with sem:
-                    game_id, tokens = await make_table(http, rules)
-                # Seats connect as soon as their table exists, and play from then on.
-                table = BenchTable(game_id, 1.0 / args.rate, stats)
-                tasks.extend(
-                    asyncio.create_task(
-                        seat_client(ws_base, token, table, stats, stop, not args.no_batch)
-                    )
-                    for token in tokens
-                )
-
-            await asyncio.gather(*(one() for _ in range(args.tables)))
+        tables = asyncio.run(setup_tables(base, args.tables))
         setup = time.monotonic() - t0
-        await asyncio.sleep(args.warmup)
-        stats.measuring = True
+        # The clients run in several processes (a table's four seats in one), so that
+        # one client event loop is not what the latency measures.
+        # Every seat connects first (a WebSocket handshake, a welcome and a view each).
+        measure_from = time.time() + args.warmup + 0.01 * len(tables)
+        measure_to = measure_from + args.duration
+        ctx = multiprocessing.get_context("fork")
+        pipes, procs = [], []
+        for i in range(args.procs):
+            part = tables[i :: args.procs]
+            if not part:
+                continue
+            recv, send = ctx.Pipe(duplex=False)
+            p = ctx.Process(
+                target=_client_process,
+                args=(send, ws_base, part, args.rate, not args.no_batch, measure_from, measure_to),
+            )
+            p.start()
+            pipes.append(recv)
+            procs.append(p)
+        time.sleep(max(0.0, measure_from - time.time()))
         mem_start = rss_mb(proc.pid) if proc else float("nan")
         cpu_start = cpu_seconds(proc.pid) if proc else float("nan")
-        m0 = time.monotonic()
-        await asyncio.sleep(args.duration)
-        stats.measuring = False
-        elapsed = time.monotonic() - m0
+        time.sleep(max(0.0, measure_to - time.time()))
         mem_end = rss_mb(proc.pid) if proc else float("nan")
         cpu = (cpu_seconds(proc.pid) if proc else float("nan")) - cpu_start
-        stop.set()
-        results = await asyncio.gather(*tasks, return_exceptions=True)
-        for r in results:
-            if isinstance(r, BaseException):
-                stats.error(type(r).__name__)
+        elapsed = args.duration
+        parts = [r.recv() for r in pipes]
+        for p in procs:
+            p.join()
     finally:
         if proc is not None:
             proc.terminate()
@@ -297,7 +350,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
-    lat = sorted(stats.latencies)
+    lat = sorted(x for part in parts for x in part["latencies"])
+    actions = sum(part["actions"] for part in parts)
+    errors: dict[str, int] = {}
+    for part in parts:
+        for k, v in part["errors"].items():
+            errors[k] = errors.get(k, 0) + v
 
     def pct(p: float) -> float:
         return lat[min(len(lat) - 1, int(p * len(lat)))] * 1000 if lat else float("nan")
@@ -306,21 +364,22 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "tables": args.tables,
         "batch": not args.no_batch,
         "connections": args.tables * 4,
+        "client_processes": len(procs),
         "setup_s": round(setup, 1),
         "duration_s": round(elapsed, 1),
-        "actions": stats.actions,
-        "actions_per_s": round(stats.actions / elapsed, 1),
+        "actions": actions,
+        "actions_per_s": round(actions / elapsed, 1),
         "latency_samples": len(lat),
         "p50_ms": round(pct(0.50), 1),
         "p99_ms": round(pct(0.99), 1),
         "max_ms": round(lat[-1] * 1000, 1) if lat else None,
         "mean_ms": round(statistics.fmean(lat) * 1000, 1) if lat else None,
-        "errors": stats.errors,
-        "games_finished": stats.games_finished,
+        "errors": errors,
+        "games_finished": sum(part["games_finished"] for part in parts),
         "server_rss_mb": {"start": round(mem_start, 1), "end": round(mem_end, 1)},
         # CPU the server used per action: what the machine's load does not distort.
         "server_cpu_pct": round(100 * cpu / elapsed, 1),
-        "server_cpu_ms_per_action": round(1000 * cpu / max(1, stats.actions), 2),
+        "server_cpu_ms_per_action": round(1000 * cpu / max(1, actions), 2),
         "load_average": os.getloadavg()[0],
     }
 
@@ -331,6 +390,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--duration", type=float, default=20.0, help="measured seconds (default 20)")
     p.add_argument("--warmup", type=float, default=3.0, help="seconds before measuring")
     p.add_argument("--rate", type=float, default=1.0, help="actions per second per table")
+    p.add_argument(
+        "--procs", type=int, default=2, help="client processes (default 2; tables split evenly)"
+    )
     p.add_argument("--db", help="DATABASE_URL for the spawned server (default: temp SQLite)")
     p.add_argument("--url", help="use a running server instead, e.g. http://127.0.0.1:8000")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -338,7 +400,7 @@ def main(argv: list[str] | None = None) -> int:
         "--no-batch", action="store_true", help="one frame per message (no hello batch option)"
     )
     args = p.parse_args(argv)
-    out = asyncio.run(run(args))
+    out = run(args)
     if args.json:
         print(json.dumps(out))
     else:
