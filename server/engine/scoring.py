@@ -16,6 +16,7 @@ from server.engine.rules import RuleSet
 from server.engine.tiles import (
     EAST,
     HAKU,
+    HATSU,
     NUM_KINDS,
     RED_5M,
     RED_5P,
@@ -130,6 +131,9 @@ class ScoreError(ValueError):
         self.code = code
 
 
+_new_error = ValueError.__new__  # sets args (the message) without calling __init__
+
+
 def _bad(message: str) -> ScoreError:
     return ScoreError("bad_input", message)
 
@@ -187,6 +191,10 @@ _TILE_BITS: dict[Tile, int] = {
     t: (1 << 8 * _KIND[t]) | (1 << 8 * t if t >= NUM_KINDS else 0) for t in range(RED_5S + 1)
 }
 _COUNT_BYTES = RED_5S + 1
+# The bytes of each suit's kinds in such a sum.
+_MAN_BITS = (1 << 72) - 1
+_PIN_BITS = _MAN_BITS << 72
+_SOU_BITS = _MAN_BITS << 144
 
 # One checked meld: (its tiles' _TILE_BITS sum, (first kind,) for a chi or (),
 # (kind,) for a pon or kan or (), fu (R22), 1 if an ankan, 1 if a kan, 1 if open).
@@ -558,13 +566,18 @@ def score_hand(
     honors = sum(bf[27:34])
     suited = 14 + m_kans - honors  # a kan is a fourth tile
     terminals = bf[0] + bf[8] + bf[9] + bf[17] + bf[18] + bf[26]
-    no_man = bf.count(0, 0, 9) == 9
-    no_pin = bf.count(0, 9, 18) == 9
-    no_sou = bf.count(0, 18, 27) == 9
-    one_suit = no_man + no_pin + no_sou == 2
+    no_man = not x & _MAN_BITS  # x: the whole hand's _TILE_BITS sum
+    no_pin = not x & _PIN_BITS
+    one_suit = no_man + no_pin + (not x & _SOU_BITS) == 2
     hand_ym: list[tuple[str, int]] = []
-    # Only these hands can hold a yakuman of tiles alone (see hand_yakuman).
-    if suited == 0 or (no_man and no_pin) or (honors == 0 and (one_suit or terminals == suited)):
+    # Only these hands can hold a yakuman of tiles alone (see hand_yakuman): all
+    # honors; all terminals; chuuren (one suit, closed, 1 and 9 three times each);
+    # ryuuiisou (sou and hatsu only).
+    if (
+        suited == 0
+        or (honors == 0 and (terminals == suited or (one_suit and terminals >= 6 and not n_melds)))
+        or (no_man and no_pin and honors == bf[HATSU])
+    ):
         hand_ym = hand_yakuman(
             suited, honors, terminals, one_suit, no_man and no_pin, bf, b, win, n_melds > 0, rules
         )
@@ -693,7 +706,13 @@ def score_hand(
             han = extra_han + rh + pinfu + (2 if ankou == 3 else 0)
             if han == dora + aka + ura:
                 continue  # dora alone are not a yaku
-            base, limit = base_points(han, fu, rules)
+            if han >= 5:
+                base, limit = base_points(han, fu, rules)
+            else:  # base_points inline for the usual hand
+                base = fu << (han + 2)
+                limit = None
+                if base >= 2000 or (base == 1920 and rules.kiriage_mangan):
+                    base, limit = 2000, "mangan"
             key = (base, 0, han, fu)
             if key > best_key:
                 best_key = key
@@ -705,7 +724,10 @@ def score_hand(
                     best_yaku.append(("sanankou", 2))
     base, is_ym, han, fu = best_key
     if base < 0:
-        raise ScoreError("no_yaku", "the hand is complete but has no yaku")
+        # (built without the Python-level __init__: about one hand in six ends here)
+        err = _new_error(ScoreError, "the hand is complete but has no yaku")
+        err.code = "no_yaku"
+        raise err
     # payments_for inline, with the winner's gain (R23)
     if not tsumo:
         gain = (base * (6 if seat_wind == EAST else 4) + 99) // 100 * 100

@@ -280,9 +280,13 @@ def _chuuren(c: Sequence[int], win: Kind) -> int:
     for s0 in (0, 9, 18):
         if sum(c[s0 : s0 + 9]) != 14:
             continue
-        if all(c[s0 + i] >= _CHUUREN[i] for i in range(9)):
-            junsei = s0 <= win < s0 + 9 and all(
-                c[s0 + i] - (1 if s0 + i == win else 0) == _CHUUREN[i] for i in range(9)
-            )
-            return 2 if junsei else 1
+        # 1112345678999 and one more tile of the suit: junsei when that one is the win
+        extra = -1
+        for i in range(9):
+            d = c[s0 + i] - _CHUUREN[i]
+            if d < 0:
+                return 0
+            if d:
+                extra = s0 + i
+        return 2 if extra == win else 1
     return 0
