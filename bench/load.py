@@ -278,8 +278,10 @@ async def play(
         )
     await asyncio.sleep(max(0.0, measure_from - time.time()))
     stats.measuring = True
+    cpu0 = time.process_time()
     await asyncio.sleep(max(0.0, measure_to - time.time()))
     stats.measuring = False
+    cpu = time.process_time() - cpu0
     stop.set()
     for r in await asyncio.gather(*tasks, return_exceptions=True):
         if isinstance(r, BaseException):
@@ -289,6 +291,7 @@ async def play(
         "actions": stats.actions,
         "errors": stats.errors,
         "games_finished": stats.games_finished,
+        "cpu_s": cpu,
     }
 
 
@@ -380,6 +383,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         # CPU the server used per action: what the machine's load does not distort.
         "server_cpu_pct": round(100 * cpu / elapsed, 1),
         "server_cpu_ms_per_action": round(1000 * cpu / max(1, actions), 2),
+        # Each client process's share of one core: near 100 % means the clients, not
+        # the server, set the latency.
+        "client_cpu_pct": [round(100 * part["cpu_s"] / elapsed, 1) for part in parts],
         "load_average": os.getloadavg()[0],
     }
 

@@ -154,14 +154,12 @@ def _public_player(state: GameState, s: int) -> dict[str, Any]:
 def _own_player(state: GameState, s: int, public: dict[str, Any]) -> dict[str, Any]:
     """Seat ``s`` as it sees itself: the public entry plus its hand and drawn tile."""
     drawn = state.drawn[s]
+    tile = state.tile
+    hand = [tile(x) for x in state.hands[s] if x != drawn]
+    hand.sort(key=_SORT.__getitem__)
     own = dict(public)
-    own["hand"] = [
-        _TSTR[t]
-        for t in sorted(
-            (state.tile(x) for x in state.hands[s] if x != drawn), key=_SORT.__getitem__
-        )
-    ]
-    own["drawn"] = _TSTR[state.tile(drawn)] if drawn is not None else None
+    own["hand"] = [_TSTR[t] for t in hand]
+    own["drawn"] = _TSTR[tile(drawn)] if drawn is not None else None
     return own
 
 
