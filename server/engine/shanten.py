@@ -113,44 +113,71 @@ def _shift(pid: int, move: int) -> tuple[int, ...]:
     return res
 
 
+def _canonical(key: bytes, honors: bool) -> bytes:
+    """A key with the same pareto tuple, shared by many keys.
+
+    Blocks join tiles at most two apart: so in a suit, zeros at the ends do
+    not matter, a gap of two zeros separates as well as any longer one, and
+    reading the suit backwards changes nothing. Honors form no runs: only the
+    sorted counts matter.
+    """
+    if honors:
+        return bytes(sorted(key)).lstrip(b"\0")
+    k = key.strip(b"\0")
+    while b"\0\0\0" in k:
+        k = k.replace(b"\0\0\0", b"\0\0")
+    r = k[::-1]
+    return r if r < k else k
+
+
 def _pareto(key: bytes, honors: bool) -> int:
     table = _pareto_honor if honors else _pareto_suit
     hit = table.get(key)
     if hit is not None:
         return hit
+    ck = _canonical(key, honors)
+    if ck == key:
+        return _pareto_of(key, honors)
+    res = table.get(ck)
+    if res is None:
+        res = _pareto_of(ck, honors)
+    table[key] = res
+    return res
+
+
+def _pareto_of(key: bytes, honors: bool) -> int:
+    """The pareto id of a canonical key (its first count is not 0), computed."""
+    table = _pareto_honor if honors else _pareto_suit
     n = len(key)
-    i = 0
-    while i < n and key[i] == 0:
-        i += 1
-    if i == n:
+    if n == 0:
         res = table[key] = _par_intern(_EMPTY_PARETO)
         return res
     c = bytearray(key)
-    ci = c[i]
-    # The first held kind is either left isolated or used in some block.
-    c[i] -= 1
+    ci = c[0]
+    # The first kind is either left isolated or used in some block.
+    c[0] -= 1
     options = [_shift(_pareto(bytes(c), honors), _ISOLATED)]
     if ci >= 2:
-        c[i] -= 1
+        c[0] -= 1
         sub = _pareto(bytes(c), honors)
         options.append(_shift(sub, _PAIR))
         options.append(_shift(sub, _TAATSU))
         if ci >= 3:
-            c[i] -= 1
+            c[0] -= 1
             options.append(_shift(_pareto(bytes(c), honors), _SET))
-            c[i] += 1
-        c[i] += 1
+            c[0] += 1
+        c[0] += 1
     if not honors:
-        if i <= 7 and c[i + 1]:
-            c[i + 1] -= 1
+        if n > 1 and c[1]:
+            c[1] -= 1
             options.append(_shift(_pareto(bytes(c), honors), _TAATSU))
-            if i <= 6 and c[i + 2]:
-                c[i + 2] -= 1
+            if n > 2 and c[2]:
+                c[2] -= 1
                 options.append(_shift(_pareto(bytes(c), honors), _SET))
-                c[i + 2] += 1
-            c[i + 1] += 1
-        if i <= 6 and c[i + 2]:
-            c[i + 2] -= 1
+                c[2] += 1
+            c[1] += 1
+        if n > 2 and c[2]:
+            c[2] -= 1
             options.append(_shift(_pareto(bytes(c), honors), _TAATSU))
     best = options[0] if len(options) == 1 else tuple(map(max, *options))
     res = table[key] = _par_intern(best)
