@@ -405,64 +405,68 @@ def _honor_splits(key: bytes) -> tuple[_Split, ...]:
     return res
 
 
-def _regular_readings(b: bytes) -> list[_Split]:
-    """Every regular reading of concealed counts (as bytes), pair ascending like
-    agari.regular_readings."""
+# The suit tables by name: a global load is cheaper than indexing _SUIT_SPLITS.
+_SPLITS_M, _SPLITS_P, _SPLITS_S = _SUIT_SPLITS
+_Parts = tuple[_Split, _Split, _Split, _Split]
+
+
+def _reading_parts(b: bytes) -> list[_Parts]:
+    """The regular readings of concealed counts (as bytes, 3n+2 tiles) as their parts:
+    one split of each suit and one of the honors, pair ascending like
+    agari.regular_readings. A reading is the parts together: pair = the sum of their
+    pair kinds + 3 (the three without the pair have -1), runs, triplets and fu summed.
+    """
     key = b[0:9]
-    m = _SUIT_SPLITS[0].get(key)
-    if m is None:
+    try:
+        m = _SPLITS_M[key]
+    except KeyError:
         m = _suit_splits(key, 0)
-    if not m:
-        return []
     key = b[9:18]
-    p = _SUIT_SPLITS[1].get(key)
-    if p is None:
+    try:
+        p = _SPLITS_P[key]
+    except KeyError:
         p = _suit_splits(key, 1)
-    if not p:
-        return []
     key = b[18:27]
-    s = _SUIT_SPLITS[2].get(key)
-    if s is None:
+    try:
+        s = _SPLITS_S[key]
+    except KeyError:
         s = _suit_splits(key, 2)
-    if not s:
-        return []
     key = b[27:34]
-    hs = _HONOR_SPLITS.get(key)
-    if hs is None:
+    try:
+        hs = _HONOR_SPLITS[key]
+    except KeyError:
         hs = _honor_splits(key)
-    if not hs:
+    if not m or not p or not s or not hs:
         return []
     h = hs[0]
-    # Exactly one part may hold the pair (a part's splits all have one or none).
-    if (m[0][0] >= 0) + (p[0][0] >= 0) + (s[0][0] >= 0) + (h[0] >= 0) != 1:
+    a, b_, c = m[0], p[0], s[0]
+    # A part with a pair holds 2 tiles mod 3, one without it none; with 3n+2 tiles
+    # that makes one part with the pair, or all four (not a reading).
+    if h[0] >= 0 and a[0] >= 0 and b_[0] >= 0 and c[0] >= 0:
         return []
     if len(m) == 1 and len(p) == 1 and len(s) == 1:
-        a, b_, c = m[0], p[0], s[0]
-        return [
-            (
-                max(a[0], b_[0], c[0], h[0]),
-                a[1] + b_[1] + c[1],
-                a[2] + b_[2] + c[2] + h[2],
-                a[3] + b_[3] + c[3] + h[3],
-            )
-        ]
-    out = [
+        return [(a, b_, c, h)]
+    out = [(a, b_, c, h) for a in m for b_ in p for c in s]
+    out.sort(key=_parts_pair)
+    return out
+
+
+def _parts_pair(parts: _Parts) -> Kind:
+    return parts[0][0] + parts[1][0] + parts[2][0]
+
+
+def _regular_readings(b: bytes) -> list[_Split]:
+    """Every regular reading of concealed counts (as bytes, 3n+2 tiles), pair
+    ascending like agari.regular_readings. (score_hand joins _reading_parts itself.)"""
+    return [
         (
-            max(a[0], b_[0], c[0], h[0]),
+            a[0] + b_[0] + c[0] + h[0] + 3,
             a[1] + b_[1] + c[1],
             a[2] + b_[2] + c[2] + h[2],
             a[3] + b_[3] + c[3] + h[3],
         )
-        for a in m
-        for b_ in p
-        for c in s
+        for a, b_, c, h in _reading_parts(b)
     ]
-    out.sort(key=_first)
-    return out
-
-
-def _first(split: _Split) -> Kind:
-    return split[0]
 
 
 # Wait shapes as small ints in the scoring loop (WaitShape names in comments).
@@ -555,12 +559,12 @@ def score_hand(
 
     # --- readings and yaku ---
     win = _KIND[ctx.win_tile]
-    readings = _regular_readings(b)
+    parts = _reading_parts(b)
     chiitoitsu = kokushi = False
     if not n_melds:
         chiitoitsu = b.count(2) == 7
         kokushi = b.count(0, 0, NUM_KINDS) == 21 and 0 not in _KOKUSHI_COUNTS(b)
-    if not readings and not chiitoitsu and not kokushi:
+    if not parts and not chiitoitsu and not kokushi:
         raise ScoreError("not_agari", "the hand is not complete")
 
     honors = sum(bf[27:34])
@@ -640,11 +644,20 @@ def score_hand(
         if key > best_key:
             best_key, best_yaku = key, ym
 
-    for pair, cruns, ctrips, ankou_fu in readings:
-        runs = cruns + m_runs
-        trips = ctrips + m_trips
+    n_open_trips = len(m_trips) - m_ankou
+    wi = win // 9  # the part of the winning tile's suit (or the honors)
+    for pm, pp, ps, ph in parts:
+        # the reading (see _reading_parts), melds included
+        pair = pm[0] + pp[0] + ps[0] + ph[0] + 3
+        runs = pm[1] + pp[1] + ps[1] + m_runs
+        trips = pm[2] + pp[2] + ps[2] + ph[2] + m_trips
+        ankou_fu = pm[3] + pp[3] + ps[3] + ph[3]
         n_runs = len(runs)
-        ankou0 = len(ctrips) + m_ankou
+        ankou0 = len(trips) - n_open_trips
+        # concealed runs and triplets of the winning tile's suit
+        wp = pm if wi == 0 else pp if wi == 1 else ps if wi == 2 else ph
+        cruns = wp[1]
+        ctrips = wp[2]
         rym = hand_ym
         if len(trips) >= 3:
             rym = reading_yakuman(trips, pair, m_kans, rules)
