@@ -9,10 +9,14 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI
+import orjson
+from fastapi import FastAPI, Request, Response
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import select
 from sqlalchemy.orm import Session
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from server.api import games, history, lobbies, players, score, ws
 from server.api.context import ServerContext
@@ -26,6 +30,9 @@ from server.db.session import Database
 from server.settings import Settings, get_settings
 from server.tables.manager import TableManager
 from server.tables.table import BotFactory, TableConfig
+
+# The largest JSON request body any API route takes (the log import has its own limit).
+MAX_BODY_BYTES = 64 * 1024
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +52,57 @@ async def push_lobby_after_game(ctx: ServerContext, game_id: int) -> None:
 
     async with ctx.lobby_lock(code):
         ctx.hub.publish(code, await ctx.run_db(load))
+
+
+class BodyLimit:
+    """Request bodies over the limit get a 413 in the API's error shape; nothing is read.
+
+    A declared Content-Length over the limit is answered before the body is read;
+    a body that streams in without one is cut off once it passes the limit (the
+    route sees an HTTP 413 error, which the error handler turns into the usual
+    ``{"detail": {"code": "too_large", "message": ...}}``).
+    """
+
+    def __init__(self, app: ASGIApp, default: int, limits: dict[str, int]) -> None:
+        self.app = app
+        self.default = default
+        self.limits = limits
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        limit = self.limits.get(scope["path"], self.default)
+        message = f"request body larger than {limit} bytes"
+        for name, value in scope["headers"]:
+            if name == b"content-length":
+                if value.isdigit() and int(value) > limit:
+                    body = orjson.dumps({"detail": {"code": "too_large", "message": message}})
+                    await send(
+                        {
+                            "type": "http.response.start",
+                            "status": 413,
+                            "headers": [
+                                (b"content-type", b"application/json"),
+                                (b"content-length", str(len(body)).encode()),
+                            ],
+                        }
+                    )
+                    await send({"type": "http.response.body", "body": body})
+                    return
+                break
+        seen = 0
+
+        async def limited() -> Message:
+            nonlocal seen
+            msg = await receive()
+            if msg["type"] == "http.request":
+                seen += len(msg.get("body", b""))
+                if seen > limit:
+                    raise StarletteHTTPException(413, {"code": "too_large", "message": message})
+            return msg
+
+        await self.app(scope, limited, send)
 
 
 def create_app(settings: Settings | None = None, bot_factory: BotFactory | None = None) -> FastAPI:
@@ -91,7 +149,27 @@ def create_app(settings: Settings | None = None, bot_factory: BotFactory | None 
             await recorder.close()
             db.dispose()
 
+    # Every JSON body of the API is small; the log import sets its own, larger limit.
     app = FastAPI(title="Jantaku", version="0.1.0", lifespan=lifespan)
+    app.add_middleware(
+        BodyLimit,
+        default=MAX_BODY_BYTES,
+        limits={"/api/games/import": history.MAX_UPLOAD_BYTES},
+    )
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        # Errors raised by FastAPI/Starlette themselves (body too large, not found,
+        # method not allowed) get the same {"code", "message"} detail as ours.
+        if not isinstance(exc.detail, dict):
+            code = {413: "too_large", 404: "not_found", 405: "method_not_allowed"}.get(
+                exc.status_code, "http_error"
+            )
+            exc = StarletteHTTPException(
+                exc.status_code, {"code": code, "message": str(exc.detail)}, exc.headers
+            )
+        return await http_exception_handler(request, exc)
+
     app.include_router(players.router)
     app.include_router(lobbies.router)
     app.include_router(games.router)

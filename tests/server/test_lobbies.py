@@ -37,6 +37,33 @@ def test_guest_cookie_and_bearer(srv: Any) -> None:
         assert bare.post("/api/guest", json={"name": "ok", "admin": True}).status_code == 422
 
 
+def test_oversized_bodies_are_refused_and_change_nothing(srv: Any) -> None:
+    client, _g = srv.guest("Aoi")
+    big = {"name": "Big", "pad": "x" * (64 * 1024)}
+    with httpx.Client(base_url=srv.http) as bare:
+        r = bare.post("/api/guest", json=big)
+        assert r.status_code == 413 and r.json()["detail"]["code"] == "too_large"
+        # A chunked body (no Content-Length) is cut off as it streams in.
+        chunks = (b"x" * 8192 for _ in range(20))
+        r = bare.post("/api/guest", content=chunks, headers={"Content-Type": "application/json"})
+        assert r.status_code == 413 and r.json()["detail"]["code"] == "too_large"
+        # Routes FastAPI itself answers use the same error shape.
+        r = bare.get("/api/nothing-here")
+        assert r.status_code == 404 and r.json()["detail"]["code"] == "not_found"
+    r = client.post("/api/lobbies", json={"rules": {"preset": "standard"}, "pad": "x" * 70_000})
+    assert r.status_code == 413
+    # nobody was created by the refused requests: the one guest is still the only player
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(srv.settings.database_url)
+    try:
+        with engine.connect() as conn:
+            assert conn.execute(text("SELECT count(*) FROM players")).scalar() == 1
+            assert conn.execute(text("SELECT count(*) FROM lobbies")).scalar() == 0
+    finally:
+        engine.dispose()
+
+
 def test_token_stored_only_as_hmac(srv: Any) -> None:
     from sqlalchemy import create_engine, text
 
