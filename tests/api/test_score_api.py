@@ -64,10 +64,12 @@ async def test_unscorable_hand_is_422(
 
 
 async def test_body_over_16_kib_is_413(client: httpx.AsyncClient) -> None:
-    big = json.dumps({**GOOD, "pad": "x" * MAX_BODY}).encode()
-    r = await client.post("/api/score", content=big, headers={"content-type": "application/json"})
-    assert r.status_code == 413
-    assert r.json()["error"]["code"] == "bad_input"
+    for pad in (MAX_BODY, 100 * 1024):  # also past the app-wide limit of other routes
+        big = json.dumps({**GOOD, "pad": "x" * pad}).encode()
+        headers = {"content-type": "application/json"}
+        r = await client.post("/api/score", content=big, headers=headers)
+        assert r.status_code == 413
+        assert r.json()["error"]["code"] == "bad_input"
 
 
 async def test_body_over_16_kib_without_content_length_is_413(client: httpx.AsyncClient) -> None:
