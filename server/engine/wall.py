@@ -11,6 +11,7 @@ import hashlib
 import secrets
 import struct
 from collections.abc import Sequence
+from operator import ge, mod
 
 from server.engine.tiles import Tile, TileId, is_red, parse_tiles, tile_of_id
 
@@ -56,36 +57,54 @@ def stack_order(dealer: int, dice_sum: int) -> list[int]:
 
 
 @functools.lru_cache(maxsize=64)
-def _stack_order(dealer: int, dice_sum: int) -> tuple[int, ...]:
-    return tuple(stack_order(dealer, dice_sum))
+def _read_order(dealer: int, dice_sum: int) -> tuple[int, ...]:
+    """Shuffled positions in drawing order: the top, then the bottom tile of each stack."""
+    return tuple(p for k in stack_order(dealer, dice_sum) for p in (2 * k, 2 * k + 1))
 
 
 class _Stream:
-    """SHA-256 in counter mode: a reproducible source of uniform integers (R6)."""
+    """SHA-256 in counter mode: a reproducible source of uniform integers (R6).
 
-    __slots__ = ("_buf", "_counter", "_key")
+    Block ``i`` is ``sha256(key || i as 8 bytes big-endian)`` with ``key =
+    sha256(b"jantaku-wall" || seed || round_index as 8 bytes big-endian)``;
+    each block gives eight big-endian 32-bit words, used in order.
+    ``below(n)`` takes words until one is under the largest multiple of ``n``
+    (rejection, so that no value is favoured) and returns it modulo ``n``.
+    """
 
-    def __init__(self, seed: bytes, round_index: int) -> None:
+    __slots__ = ("_key", "_pos", "_words")
+
+    def __init__(self, seed: bytes, round_index: int, blocks: int = 1) -> None:
         self._key = hashlib.sha256(b"jantaku-wall" + seed + round_index.to_bytes(8, "big")).digest()
-        self._counter = 0
-        self._buf: list[int] = []
+        self._words: list[int] = []
+        self._pos = 0
+        self._more(blocks)
 
-    def _u32(self) -> int:
-        if not self._buf:
-            block = hashlib.sha256(self._key + self._counter.to_bytes(8, "big")).digest()
-            self._counter += 1
-            # reversed so that pop() hands the words out in order
-            self._buf = list(reversed(struct.unpack(">8I", block)))
-        return self._buf.pop()
+    def _more(self, blocks: int) -> None:
+        sha, key, first = hashlib.sha256, self._key, len(self._words) // 8
+        data = b"".join(
+            [sha(key + i.to_bytes(8, "big")).digest() for i in range(first, first + blocks)]
+        )
+        self._words += struct.unpack(f">{8 * blocks}I", data)
 
     def below(self, n: int) -> int:
         """Uniform in 0..n-1, by rejection so that no value is favoured."""
-        limit = 4294967296 - 4294967296 % n
+        limit = _LIMIT[n] if n < len(_LIMIT) else 4294967296 - 4294967296 % n
         while True:
-            buf = self._buf
-            v = buf.pop() if buf else self._u32()
+            if self._pos == len(self._words):
+                self._more(1)
+            v = self._words[self._pos]
+            self._pos += 1
             if v < limit:
                 return v % n
+
+
+# the largest multiple of n below 2**32, per n (0 unused)
+_LIMIT = [0] + [4294967296 - 4294967296 % n for n in range(1, NUM_TILES + 1)]
+# what a wall's shuffle draws: two dice, then Fisher-Yates from the last position
+_BOUNDS = (6, 6, *range(NUM_TILES, 1, -1))
+_BOUND_LIMITS = tuple(_LIMIT[n] for n in _BOUNDS)
+_BLOCKS = -(-len(_BOUNDS) // 8)  # SHA-256 blocks for one wall without rejections
 
 
 class Wall:
@@ -116,19 +135,23 @@ class Wall:
         cls, seed: bytes, round_index: int, dealer: int = 0, red_fives: bool = True
     ) -> Wall:
         """Shuffle the physical walls and read them from the break (R2, R6)."""
-        rng = _Stream(seed, round_index)
-        below = rng.below
-        dice = (below(6) + 1, below(6) + 1)
+        rng = _Stream(seed, round_index, _BLOCKS)
+        if any(map(ge, rng._words, _BOUND_LIMITS)):
+            # a rejected word (about one wall in 10**6): draw one value at a time
+            below = rng.below
+            dice = (below(6) + 1, below(6) + 1)
+            js = [below(i + 1) for i in range(NUM_TILES - 1, 0, -1)]
+        else:
+            # no rejection: every value is its word modulo its bound
+            vals = list(map(mod, rng._words, _BOUNDS))
+            dice = (vals[0] + 1, vals[1] + 1)
+            js = vals[2:]
         ids = list(range(NUM_TILES))
-        for i in range(NUM_TILES - 1, 0, -1):  # Fisher-Yates
-            j = below(i + 1)
+        for i, j in zip(range(NUM_TILES - 1, 0, -1), js, strict=True):  # Fisher-Yates
             ids[i], ids[j] = ids[j], ids[i]
-        order: list[TileId] = []
-        for k in _stack_order(dealer, dice[0] + dice[1]):
-            order.append(ids[2 * k])  # top
-            order.append(ids[2 * k + 1])  # bottom
         w = cls.__new__(cls)  # a permutation by construction: skip the check in __init__
-        w.tiles, w.dice, w.red_fives = order, dice, red_fives
+        w.tiles = list(map(ids.__getitem__, _read_order(dealer, dice[0] + dice[1])))
+        w.dice, w.red_fives = dice, red_fives
         return w
 
     @classmethod

@@ -1,7 +1,11 @@
 """The physical wall (R2-R4) and its deterministic shuffle (R6)."""
 
+import hashlib
+import struct
+
 import pytest
 
+from server.engine import wall as wall_module
 from server.engine.tiles import parse_tiles, tile_of_id
 from server.engine.wall import (
     DORA_POS,
@@ -57,6 +61,60 @@ def test_r6_from_seed_is_deterministic_and_rounds_differ() -> None:
     assert a.tiles != c.tiles and a.tiles != d.tiles
     assert sorted(a.tiles) == list(range(136))
     assert all(1 <= x <= 6 for x in a.dice)
+
+
+def _reference_wall(
+    seed: bytes, round_index: int, dealer: int
+) -> tuple[list[int], tuple[int, int]]:
+    """The documented derivation (docs/engine.md, R6), one 32-bit word at a time."""
+    key = hashlib.sha256(b"jantaku-wall" + seed + round_index.to_bytes(8, "big")).digest()
+    words: list[int] = []
+    counter = 0
+
+    def below(n: int) -> int:
+        nonlocal counter
+        while True:
+            if not words:
+                block = hashlib.sha256(key + counter.to_bytes(8, "big")).digest()
+                counter += 1
+                words.extend(reversed(struct.unpack(">8I", block)))
+            v = words.pop()
+            if v < 2**32 - 2**32 % n:
+                return v % n
+
+    dice = (below(6) + 1, below(6) + 1)
+    ids = list(range(136))
+    for i in range(135, 0, -1):
+        j = below(i + 1)
+        ids[i], ids[j] = ids[j], ids[i]
+    tiles = [ids[2 * k + b] for k in stack_order(dealer, sum(dice)) for b in (0, 1)]
+    return tiles, dice
+
+
+def test_r6_from_seed_follows_the_documented_derivation() -> None:
+    for i in range(300):
+        seed = hashlib.sha256(i.to_bytes(4, "big")).digest()
+        w = Wall.from_seed(seed, i % 7, i % 4)
+        assert (w.tiles, w.dice) == _reference_wall(seed, i % 7, i % 4)
+
+
+def test_r6_from_seed_with_a_rejected_word_draws_one_value_at_a_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Rejections are too rare to meet by chance: make every word count as one for the
+    # fast path's check, so that the word-by-word path runs (and must give the same).
+    for i in range(20):
+        seed = i.to_bytes(4, "big")
+        fast = Wall.from_seed(seed, 3, i % 4)
+        with monkeypatch.context() as m:
+            m.setattr(wall_module, "_BOUND_LIMITS", (0,) * len(wall_module._BOUND_LIMITS))
+            slow = Wall.from_seed(seed, 3, i % 4)
+        assert (slow.tiles, slow.dice) == (fast.tiles, fast.dice) == _reference_wall(seed, 3, i % 4)
+    # a stream that must reject: below(n) skips words at or above the largest multiple of n
+    st = wall_module._Stream(b"s", 0)
+    n = 2**31 + 1  # every word in [2**31 + 1, 2**32) is rejected
+    first = next(w for w in st._words if w < 2**31 + 1)
+    assert st.below(n) == first % n
 
 
 def test_r6_shuffle_is_roughly_uniform() -> None:
