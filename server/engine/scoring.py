@@ -176,7 +176,8 @@ def payments_for(base: int, dealer: bool, tsumo: bool) -> dict[str, int]:
 _TILES = frozenset(range(RED_5S + 1))
 # Kind of each tile value, red fives mapped to their five (a list index is faster than kind()).
 _KIND = [kind(t) for t in range(RED_5S + 1)]
-_DORA_OF = [dora_of(kind(t)) for t in range(RED_5S + 1)]
+# The dora kind each tile as an indicator points to; a failed lookup: not a tile.
+_DORA_OF = {t: dora_of(kind(t)) for t in range(RED_5S + 1)}
 # Bound of every memo table below: they hold what hands share (melds, suit shapes)
 # and stay small in play; the bound only guards against floods of odd input.
 _TABLE_LIMIT = 100_000
@@ -241,27 +242,14 @@ def _meld_info(melds: Sequence[Meld], m: Meld) -> _MeldInfo:
     return info
 
 
-def _check_counts(b: bytes, rules: RuleSet) -> int:
-    """Refuse impossible tile counts (``b``: the whole hand's _COUNT_BYTES); the number
-    of red fives."""
-    if b.translate(None, _AT_MOST_FOUR):
-        k = b.index(max(b))
-        raise _bad(f"tiles: more than four of {tile_str(k)} (melds included)")
+def _red_fives(b: bytes, rules: RuleSet) -> int:
+    """The number of red fives in a hand that has some (``b``: its _COUNT_BYTES)."""
+    if rules.red_fives == 0:
+        raise _bad("tiles: red fives are off in these rules")
     reds = b[NUM_KINDS:]
-    aka = 0
-    if reds != _NO_REDS:
-        if rules.red_fives == 0:
-            raise _bad("tiles: red fives are off in these rules")
-        if max(reds) > 1:
-            raise _bad("tiles: more than one red five of a suit")
-        aka = reds[0] + reds[1] + reds[2]
-    # b[4], b[13], b[22]: the fives of each suit, red ones included
-    if rules.red_fives and (b[4] == 4 or b[13] == 4 or b[22] == 4):
-        for red, five in _RED_FIVES:
-            # With red fives there are only three plain fives of each suit.
-            if b[five] == 4 and not b[red]:
-                raise _bad(f"tiles: four fives need the red {tile_str(red)}")
-    return aka
+    if max(reds) > 1:
+        raise _bad("tiles: more than one red five of a suit")
+    return reds[0] + reds[1] + reds[2]
 
 
 def _check_flags(ctx: WinContext, menzen: bool, kans: int, has_melds: bool) -> None:
@@ -297,6 +285,8 @@ def _check_flags(ctx: WinContext, menzen: bool, kans: int, has_melds: bool) -> N
 _RED_FIVES = tuple((red, _KIND[red]) for red in (RED_5M, RED_5P, RED_5S))
 _AT_MOST_FOUR = bytes(range(5))  # counts a hand may hold; translate() deletes them
 _NO_REDS = bytes(3)
+_OVER_FOUR = bytes([0] * 5 + [1] * 251)  # translate() table: a count above four -> 1
+_NO_COUNTS = bytes(_COUNT_BYTES)
 
 
 def _tile_name(t: object) -> str:
@@ -489,8 +479,10 @@ def score_hand(
     n_melds = len(melds)
     if n_melds > 4:
         raise _bad("melds: at most 4 melds")
+    x = 0
     try:
-        x = sum(map(_TILE_BITS.__getitem__, concealed))
+        for t in concealed:
+            x += _TILE_BITS[t]
     except (KeyError, TypeError):
         raise _bad("tiles: not a list of tiles") from None
     need = 14 - 3 * n_melds
@@ -525,7 +517,20 @@ def score_hand(
         bf = x.to_bytes(_COUNT_BYTES, "little")
     else:
         bf = b
-    aka = _check_counts(bf, rules)
+    # Impossible counts (the whole hand): more than four of a kind, two red fives of
+    # a suit, red fives that the rules do not have, four fives without the red one.
+    if bf.translate(_OVER_FOUR) != _NO_COUNTS:
+        k = bf.index(max(bf))
+        raise _bad(f"tiles: more than four of {tile_str(k)} (melds included)")
+    aka = 0
+    if bf[NUM_KINDS:] != _NO_REDS:
+        aka = _red_fives(bf, rules)
+    # bf[4], bf[13], bf[22]: the fives of each suit, red ones included
+    if (bf[4] == 4 or bf[13] == 4 or bf[22] == 4) and rules.red_fives:
+        for red, five in _RED_FIVES:
+            # With red fives there are only three plain fives of each suit.
+            if bf[five] == 4 and not bf[red]:
+                raise _bad(f"tiles: four fives need the red {tile_str(red)}")
     menzen = not n_open
     tsumo = ctx.tsumo
     seat_wind = ctx.seat_wind
@@ -535,8 +540,14 @@ def score_hand(
     if round_wind not in WINDS:
         raise _bad("round_wind: must be a wind")
     inds = ctx.dora_indicators
-    if len(inds) > 5 or not _TILES.issuperset(inds):
+    if len(inds) > 5:
         raise _bad("dora_indicators: at most 5 tiles")
+    dora = 0  # counted here, as the check of the indicators (R5)
+    try:
+        for i in inds:
+            dora += bf[_DORA_OF[i]]
+    except (KeyError, TypeError):
+        raise _bad("dora_indicators: at most 5 tiles") from None
     uras = ctx.ura_indicators
     if len(uras) > 5 or not _TILES.issuperset(uras):
         raise _bad("ura_indicators: at most 5 tiles")
@@ -590,7 +601,7 @@ def score_hand(
     elif chiihou:
         hand_ym.append(("chiihou", 1))
     fixed: list[tuple[str, int]] = []
-    extra_han = dora = ura = 0
+    extra_han = ura = 0
     if not hand_ym:
         # Yaku of the situation and of the tiles held count for every reading.
         # (Listing order comes from the final sort, so situation yaku just append.)
@@ -613,8 +624,6 @@ def score_hand(
                 fixed.append(("haitei", 1))
             if ctx.houtei:
                 fixed.append(("houtei", 1))
-        for i in inds:
-            dora += bf[_DORA_OF[i]]
         if riichi or double_riichi:  # R21: ura only with riichi
             for i in uras:
                 ura += bf[_DORA_OF[i]]
