@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-from fastapi import FastAPI, Request, Response
+from fastapi import FastAPI, HTTPException, Request, Response
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import select
@@ -27,9 +27,11 @@ from server.db import lobbies as lobby_queries
 from server.db.models import Lobby
 from server.db.recorder import Recorder
 from server.db.session import Database
+from server.engine.rules import RulesError, resolve
 from server.settings import Settings, get_settings
 from server.tables.manager import TableManager
-from server.tables.table import BotFactory, TableConfig
+from server.tables.resume import ResumeError
+from server.tables.table import BotFactory, SeatSpec, TableConfig
 
 # The largest JSON request body any API route takes (the log import has its own limit).
 MAX_BODY_BYTES = 64 * 1024
@@ -102,10 +104,38 @@ class BodyLimit:
             if msg["type"] == "http.request":
                 seen += len(msg.get("body", b""))
                 if seen > limit:
-                    raise StarletteHTTPException(413, {"code": "too_large", "message": message})
+                    raise HTTPException(413, {"code": "too_large", "message": message})
             return msg
 
         await self.app(scope, limited, send)
+
+
+async def resume_games(
+    db: Database, tables: TableManager, live: list[game_queries.LiveGame]
+) -> None:
+    """Start again the tables of games a previous process left live, from their records.
+
+    A game whose record does not replay (say, the engine changed its rules since)
+    is marked aborted and its lobby reopened, with the reason in the log.
+    """
+    for g in live:
+        try:
+            tables.resume_table(
+                g.game_id,
+                resolve(g.rules),
+                g.seed,
+                g.first_dealer,
+                [SeatSpec(name, pid, bot) for name, pid, bot in g.seats],
+                g.rows,
+                g.hands_saved,
+            )
+        except (ResumeError, RulesError) as exc:
+            log.error("game %d cannot be resumed, marked aborted: %s", g.game_id, exc)
+            await asyncio.to_thread(
+                db.run, lambda s, gid=g.game_id: game_queries.abort_game(s, gid)
+            )
+    if live:
+        log.info("resumed %d of %d live games", len(tables.tables), len(live))
 
 
 def create_app(settings: Settings | None = None, bot_factory: BotFactory | None = None) -> FastAPI:
@@ -115,9 +145,7 @@ def create_app(settings: Settings | None = None, bot_factory: BotFactory | None 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         db = Database(settings.sqlalchemy_url)
-        aborted = await asyncio.to_thread(db.run, game_queries.abort_live_games)
-        if aborted:
-            log.warning("marked %d games of a previous run as aborted", aborted)
+        live = await asyncio.to_thread(db.run, game_queries.live_games)
         recorder = Recorder(db)
         recorder.start()
         config = TableConfig(
@@ -143,6 +171,7 @@ def create_app(settings: Settings | None = None, bot_factory: BotFactory | None 
             hub=LobbyHub(),
             join_limiter=WindowLimiter(settings.join_rate_per_minute, 60.0),
         )
+        await resume_games(db, tables, live)
         try:
             yield
         finally:
@@ -169,7 +198,7 @@ def create_app(settings: Settings | None = None, bot_factory: BotFactory | None 
             code = {413: "too_large", 404: "not_found", 405: "method_not_allowed"}.get(
                 exc.status_code, "http_error"
             )
-            exc = StarletteHTTPException(
+            exc = HTTPException(
                 exc.status_code, {"code": code, "message": str(exc.detail)}, exc.headers
             )
         return await http_exception_handler(request, exc)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Select, func, insert, select
@@ -71,17 +72,54 @@ def finish_game(s: Session, game_id: int, results: Sequence[SeatResult], status:
                 ls.ready = ls.bot is not None
 
 
-def abort_live_games(s: Session) -> int:
-    """Mark games left "live" by a previous server process as aborted (tables are in memory)."""
-    games = list(s.scalars(select(Game).where(Game.status == "live")))
-    for g in games:
-        g.status = "aborted"
-        g.ended_at = utcnow()
-        if g.lobby_id is not None:
-            lobby = s.get(Lobby, g.lobby_id)
-            if lobby is not None and lobby.status == "playing":
-                lobby.status = "open"
-    return len(games)
+@dataclass(frozen=True, slots=True)
+class LiveGame:
+    """A game a previous server process left running: what its table is rebuilt from."""
+
+    game_id: int
+    rules: dict[str, Any]
+    seed: bytes
+    first_dealer: int
+    seats: tuple[tuple[str, int | None, str | None], ...]  # (name, player id, bot level)
+    rows: tuple[tuple[str, str, dict[str, Any]], ...]  # (kind, type, data) in record order
+    hands_saved: int
+
+
+def live_games(s: Session) -> list[LiveGame]:
+    """Every game still marked "live", with its record, oldest first."""
+    out = []
+    for g in s.scalars(select(Game).where(Game.status == "live").order_by(Game.id)):
+        rows = s.execute(
+            select(GameEvent.kind, GameEvent.type, GameEvent.data)
+            .where(GameEvent.game_id == g.id)
+            .order_by(GameEvent.id)
+        ).all()
+        hands = s.scalar(select(func.count()).select_from(Hand).where(Hand.game_id == g.id))
+        out.append(
+            LiveGame(
+                game_id=g.id,
+                rules=dict(g.rules),
+                seed=bytes.fromhex(g.seed),
+                first_dealer=g.first_dealer,
+                seats=tuple((gs.name, gs.player_id, gs.bot) for gs in g.seats),
+                rows=tuple((r.kind, r.type, r.data) for r in rows),
+                hands_saved=int(hands or 0),
+            )
+        )
+    return out
+
+
+def abort_game(s: Session, game_id: int) -> None:
+    """Mark one game aborted (it cannot go on) and reopen its lobby."""
+    g = s.get(Game, game_id)
+    if g is None or g.status != "live":
+        return
+    g.status = "aborted"
+    g.ended_at = utcnow()
+    if g.lobby_id is not None:
+        lobby = s.get(Lobby, g.lobby_id)
+        if lobby is not None and lobby.game_id == game_id and lobby.status == "playing":
+            lobby.status = "open"
 
 
 def game_summary(g: Game) -> dict[str, Any]:

@@ -6,9 +6,11 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from server.engine import game as engine
 from server.engine.rules import RuleSet
+from server.tables.resume import rebuild
 from server.tables.sink import TableSink
 from server.tables.table import BotFactory, SeatSpec, Table, TableConfig
 
@@ -68,6 +70,35 @@ class TableManager:
         table.start(list(state.start_events))
         return table
 
+    def resume_table(
+        self,
+        game_id: int,
+        rules: RuleSet,
+        seed: bytes,
+        first_dealer: int,
+        seats: Sequence[SeatSpec],
+        rows: Sequence[tuple[str, str, dict[str, Any]]],
+        hands_saved: int,
+    ) -> Table:
+        """Rebuild a game left live by a previous process and start its actor.
+
+        Raises ``ResumeError`` when the record does not replay (nothing is started).
+        """
+        done = rebuild(rules, seed, first_dealer, rows)
+        table = Table(
+            game_id,
+            done.state,
+            list(seats),
+            config=self.config,
+            sink=self.sink,
+            bot_factory=self.bot_factory,
+            seed=int.from_bytes(seed[:4], "big"),
+            on_finished=self._finished,
+        )
+        self.tables[game_id] = table
+        table.resume(done.version, hands_saved, done.results)
+        return table
+
     def _finished(self, table: Table) -> None:
         if self.on_game_end is not None:
             self.on_game_end(table.game_id)
@@ -81,12 +112,10 @@ class TableManager:
             table.post_stop()
 
     async def shutdown(self) -> None:
-        """Stop every actor; unfinished games are marked aborted."""
+        """Stop every actor. Unfinished games stay "live": the next process resumes them."""
         for h in self._reapers:
             h.cancel()
         for table in list(self.tables.values()):
-            if not table.finished:
-                self.sink.finish(table.game_id, [], "aborted")
             with contextlib.suppress(Exception):
                 await table.stop()
         self.tables.clear()

@@ -261,6 +261,26 @@ class Table:
         self._step(start_events, [])
         self.task = asyncio.get_running_loop().create_task(self.run(), name=f"table-{self.game_id}")
 
+    def resume(self, version: int, hands_saved: int, results: dict[str, dict[str, Any]]) -> None:
+        """Go on with a game rebuilt from its record by a new server process.
+
+        ``version`` is the number of events already recorded (versions go on from
+        there), ``hands_saved`` the hand rows already written, ``results`` the
+        latest agari/ryuukyoku event data. Nothing is published: seats that come
+        back get a full resync; seats that do not are played by a bot after the
+        grace period, as after any disconnect.
+        """
+        self.version = version
+        self._hands_saved = hands_saved
+        self._results = dict(results)
+        for seat, st in enumerate(self.seats):
+            if st.spec.bot is None and st.conn is None:
+                st.grace_handle = self._later(
+                    self.config.disconnect_grace, _Grace(seat, st.grace_token)
+                )
+        self._after_step()
+        self.task = asyncio.get_running_loop().create_task(self.run(), name=f"table-{self.game_id}")
+
     def post_stop(self) -> None:
         self.post(_Stop())
 
