@@ -270,30 +270,37 @@ def play_game(
         if illegal_rate and rng.random() < illegal_rate:
             _check_illegal(state, rng, seat, legal, checks.illegal_tries, stats, fail)
         action = bots[seat].choose(state, seat, legal)
-        # bots hand back a listed object: compare by identity before __eq__
-        for a in legal:
-            if a is action:
-                break
-        else:
-            if action not in legal:
-                fail(f"bot {bots[seat].name} chose {action!r}, not a legal action")
-                break
-        if legal_rate and rng.random() < legal_rate:
+        if legal_rate:
+            # bots hand back a listed object: compare by identity before __eq__
             for a in legal:
-                if a == action:
-                    continue
-                try:
-                    engine.apply(state.clone(), a)
-                except IllegalAction as exc:
-                    fail(f"listed legal action {a!r} was refused: {exc}")
-                stats.checks["legal_accepted"] += 1
-        decisions += 1
-        chosen[action.type] += 1
+                if a is action:
+                    break
+            else:
+                if action not in legal:
+                    fail(f"bot {bots[seat].name} chose {action!r}, not a legal action")
+                    break
+            if rng.random() < legal_rate:
+                for a in legal:
+                    if a == action:
+                        continue
+                    try:
+                        engine.apply(state.clone(), a)
+                    except IllegalAction as exc:
+                        fail(f"listed legal action {a!r} was refused: {exc}")
+                    stats.checks["legal_accepted"] += 1
         try:
+            # apply checks the action against the same legal list
             apply(state, action)
         except IllegalAction as exc:
-            fail(f"chosen legal action {action!r} was refused: {exc}")
+            if action not in legal:
+                fail(f"bot {bots[seat].name} chose {action!r}, not a legal action")
+            else:
+                decisions += 1
+                chosen[action.type] += 1
+                fail(f"chosen legal action {action!r} was refused: {exc}")
             break
+        decisions += 1
+        chosen[action.type] += 1
         if check_after:
             after_transition()
     stats.decisions += decisions

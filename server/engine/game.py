@@ -62,6 +62,7 @@ _SORT = [sort_key(t) for t in range(37)]
 _KIND = [kind(t) for t in range(37)]
 _SEATS = range(4)  # built once: `x in range(4)` in the per-action path built a range each time
 _ONLY = [frozenset({s}) for s in range(4)]
+_OTHERS = [tuple(o for o in range(4) if o != s) for s in range(4)]  # in seat order
 _AFTER = [tuple((s + i) % 4 for i in (1, 2, 3)) for s in range(4)]  # the others in turn order
 _MELD_OF_CALL = {
     at: MeldType(at.value) for at in (ActionType.CHI, ActionType.PON, ActionType.DAIMINKAN)
@@ -523,7 +524,9 @@ class GameState:
         tiles = self._tile
         if not kuikae:
             # the common case, deduplicated in C; dict keys keep first-seen (id) order
-            return [table[t] for t in dict.fromkeys(map(tiles.__getitem__, self.hands[seat]))]
+            return list(
+                map(table.__getitem__, dict.fromkeys(map(tiles.__getitem__, self.hands[seat])))
+            )
         out = []
         prev = -1
         # hands are kept in id order, where equal tiles are adjacent (a red five
@@ -560,8 +563,9 @@ class GameState:
                         out.append(_act(ActionType.ANKAN, seat, k))
             if not riichi:
                 for f in self.melds[seat]:
-                    if f.meld.type is MeldType.PON:
-                        k = f.meld.first
+                    # a pon's tiles are all of one kind: the fourth must be in hand
+                    if f.meld.type is MeldType.PON and c[_KIND[f.meld.tiles[0]]]:
+                        k = _KIND[f.meld.tiles[0]]
                         for tid in self.hands[seat]:
                             if tid >> 2 == k:
                                 out.append(_act(ActionType.KAKAN, seat, self._tile[tid]))
@@ -616,20 +620,24 @@ class GameState:
     # --- claim options after a discard / kan --------------------------------
 
     def _claim_options_for_discard(self, discarder: int, tid: TileId) -> None:
+        """Every other seat's claims on a discard; then R16: a seat whose winning
+        tile passes becomes furiten (as ``_mark_passed_furiten``, in the same loop:
+        marking one seat changes no other seat's options)."""
         t = self._tile[tid]
         k = tid >> 2
         calls_ok = DEAD_START - self.kans - self.draw_pos > 0  # R10: none on the last discard
         chi_seat = (discarder + 1) % 4
         waits, riichi, cnt = self.waits, self.riichi, self.cnt  # locals: read 3 times a discard
-        for s in range(4):
-            if s == discarder:
-                continue
-            opts: list[Action] = []
-            if k in waits[s] and not self.furiten(s):
-                res = self._score(s, t, False)
-                if res is not None:
-                    opts.append(_act(ActionType.RON, s))
-                    self.claim_results[s] = res
+        for s in _OTHERS[discarder]:
+            opts: list[Action] | None = None
+            w = waits[s]
+            if w and k in w:
+                if not self.furiten(s):
+                    res = self._score(s, t, False)
+                    if res is not None:
+                        opts = [_act(ActionType.RON, s)]
+                        self.claim_results[s] = res
+                self._mark_passed_furiten_seat(s)
             if calls_ok and not riichi[s]:
                 c = cnt[s]
                 # cheap test first: most discards give nobody a call
@@ -645,7 +653,12 @@ class GameState:
                         or (k % 9 <= 6 and c[k + 1] and c[k + 2])
                     )
                 ):
-                    opts.extend(self._call_options(s, discarder, t))
+                    calls = self._call_options(s, discarder, t)
+                    if calls:
+                        if opts is None:
+                            opts = calls
+                        else:
+                            opts.extend(calls)
             if opts:
                 opts.append(_act(ActionType.PASS, s))
                 self.claim_options[s] = opts
@@ -821,8 +834,7 @@ class GameState:
         self.claim_tile = tid
         self.claim_from = s
         self.step = Step.CLAIM
-        self._claim_options_for_discard(s, tid)
-        self._mark_passed_furiten(s, tid >> 2)
+        self._claim_options_for_discard(s, tid)  # marks passed-tile furiten too (R16)
         return events + self._maybe_resolve()
 
     def _mark_passed_furiten(self, source: int, k: Kind) -> None:

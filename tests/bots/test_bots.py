@@ -363,3 +363,34 @@ def test_efficient_beats_random() -> None:
             for w in r.wins:
                 wins[names[w.seat]] += 1
     assert wins["efficient"] >= 6 and wins["efficient"] > 3 * wins["random"]
+
+
+class _CheatingBot:
+    """Plays randomly, but at its 5th decision discards a kind it does not hold."""
+
+    name = "cheater"
+
+    def __init__(self) -> None:
+        self.inner = RandomBot(1)
+        self.n = 0
+        self.bad: Action | None = None
+
+    def choose(self, obs: Any, seat: int, legal: list[Action] | None = None) -> Action:
+        self.n += 1
+        if self.n == 5:
+            absent = obs.counts(seat).index(0)
+            self.bad = Action(A.DISCARD, seat, absent, ())
+            return self.bad
+        return self.inner.choose(obs, seat, legal)
+
+
+@pytest.mark.parametrize("checks", [Checks.none(), Checks()])
+def test_self_play_reports_an_illegal_choice(checks: Checks) -> None:
+    rules = preset("standard").with_overrides(length="tonpuu")
+    cheater = _CheatingBot()
+    bots = [cheater, RandomBot(2), RandomBot(3), RandomBot(4)]
+    st, stats = play_game(rules, game_seed("cheat", 0), bots, checks)
+    assert len(stats.failures) == 1
+    assert f"chose {cheater.bad!r}, not a legal action" in stats.failures[0]
+    assert st.phase == "play"  # the game stopped there
+    assert stats.decisions == len(st.log)  # the illegal choice is not counted
