@@ -574,7 +574,8 @@ def score_hand(
     chiitoitsu = kokushi = False
     if not n_melds:
         chiitoitsu = b.count(2) == 7
-        kokushi = b.count(0, 0, NUM_KINDS) == 21 and 0 not in _KOKUSHI_COUNTS(b)
+        # (thirteen single yaochu kinds leave no regular reading)
+        kokushi = not parts and b.count(0, 0, NUM_KINDS) == 21 and 0 not in _KOKUSHI_COUNTS(b)
     if not parts and not chiitoitsu and not kokushi:
         raise ScoreError("not_agari", "the hand is not complete")
 
@@ -654,6 +655,8 @@ def score_hand(
             best_key, best_yaku = key, ym
 
     n_open_trips = len(m_trips) - m_ankou
+    # R22 fu of the melds and of a closed ron / tsumo, shared by every reading
+    fu_hand = 20 + m_fu + (2 if tsumo else 10 if menzen else 0)
     wi = win // 9  # the part of the winning tile's suit (or the honors)
     for pm, pp, ps, ph in parts:
         # the reading (see _reading_parts), melds included
@@ -672,20 +675,20 @@ def score_hand(
             rym = reading_yakuman(trips, pair, m_kans, rules)
             if hand_ym:
                 rym = hand_ym + rym
-        value_pair = pair >= HAKU or pair in (seat_wind, round_wind)
-        # R22 fu that every wait of this reading shares: sets (concealed triplets
-        # as ankou), pair, and closed ron / tsumo.
-        fu0 = 20 + m_fu + ankou_fu
-        if pair >= HAKU:
-            fu0 += 2
-        elif pair == seat_wind and pair == round_wind:
-            fu0 += rules.double_wind_pair_fu
-        elif value_pair:
-            fu0 += 2
-        if tsumo:
-            fu0 += 2
-        elif menzen:
-            fu0 += 10
+        # R22 fu that every wait of this reading shares: the hand's, concealed
+        # triplets (as ankou) and a value pair.
+        fu0 = fu_hand + ankou_fu
+        value_pair = False
+        if pair >= 27:
+            if pair >= HAKU:
+                value_pair = True
+                fu0 += 2
+            elif pair == seat_wind and pair == round_wind:
+                value_pair = True
+                fu0 += rules.double_wind_pair_fu
+            elif pair in (seat_wind, round_wind):
+                value_pair = True
+                fu0 += 2
         # The blocks the winning tile can have completed, in agari's block order.
         waits: list[int] = []
         if pair == win:
