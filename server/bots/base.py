@@ -155,35 +155,35 @@ def hand_of_state(state: engine.GameState, seat: int) -> Hand:
     drawn tile, every seat's melds and river, the dora indicators, the winds,
     its riichi flag and the rules' kuitan option.
     """
-    tile = state.tile
     drawn_id = state.drawn[seat]
-    own = state.hands[seat]
-    tiles = sorted((tile(x) for x in own if x != drawn_id), key=_SORT.__getitem__)
-    drawn = tile(drawn_id) if drawn_id is not None else None
+    tiles = state.concealed(seat)  # in tile-id order, the drawn tile among them
+    drawn = None
+    if drawn_id is not None:
+        drawn = tiles.pop(state.hands[seat].index(drawn_id))
+    tiles.sort(key=_SORT.__getitem__)
     if drawn is not None:
         tiles.append(drawn)
-    c = [0] * NUM_KINDS
-    for t in tiles:
-        c[_KIND[t]] += 1
+    # every tile the seat sees outside its hand, by kind (tile id >> 2): melds,
+    # rivers (a called tile is counted in the caller's meld), dora indicators
     visible = [0] * NUM_KINDS
-    melds: list[tuple[str, list[Kind]]] = []
-    for s in range(4):
-        for f in state.melds[s]:
-            ks = [_KIND[t] for t in f.meld.tiles]
-            for k in ks:
-                visible[k] += 1
-            if s == seat:
-                melds.append((f.meld.type.value, ks))
-        for r in state.rivers[s]:
-            if not r.called:  # a called tile is counted in the caller's meld
-                visible[_KIND[r.tile]] += 1
+    for ms in state.melds:
+        for f in ms:
+            for t in f.ids:
+                visible[t >> 2] += 1
+    for river in state.rivers:
+        for r in river:
+            if not r[4]:  # RiverTile.called
+                visible[r[0] >> 2] += 1  # RiverTile.tid
     for t in state.dora_indicators():
         visible[_KIND[t]] += 1
+    melds: list[tuple[str, list[Kind]]] = [
+        (f.meld.type.value, [_KIND[t] for t in f.meld.tiles]) for f in state.melds[seat]
+    ]
     return Hand(
         seat=seat,
         tiles=tiles,
         drawn=drawn,
-        counts=c,
+        counts=state.counts(seat),
         melds=melds,
         visible=visible,
         seat_wind=EAST + (seat - state.dealer) % 4,

@@ -44,6 +44,10 @@ def _discard_preference(k: Kind, values: frozenset[Kind]) -> int:
     return 1 if n in (0, 8) else 3 + min(n, 8 - n)
 
 
+# _discard_preference of each kind that is not a value kind (only honors can be)
+_PREFERENCE = [_discard_preference(k, frozenset()) for k in range(34)]
+
+
 def _suits(kinds: list[Kind]) -> set[int]:
     return {k // 9 for k in kinds if k < 27}
 
@@ -112,19 +116,21 @@ class EfficientBot:
         c = h.counts
         kans: list[Action] = []
         choices: list[Action] = []
+        kinds: dict[Kind, None] = {}
         for a in acts:
             at = a.type
             if at is ActionType.DISCARD or at is ActionType.RIICHI:
-                choices.append(a)
+                if a.tile is not None:
+                    choices.append(a)
+                    kinds[_KIND[a.tile]] = None
             elif at is ActionType.KYUUSHU:
                 if shanten(c) >= 3:
                     return a
             elif at is ActionType.ANKAN or at is ActionType.KAKAN:
                 kans.append(a)
-        kinds = {_KIND[a.tile] for a in choices if a.tile is not None}
         # the shanten after each discard, and the ukeire of the best allowed ones
         after, uke = best_discards(c, h.visible, kinds)
-        best_sh = min(after[k] for k in kinds)
+        best_sh = min(map(after.__getitem__, kinds))
         for a in kans:
             if a.tile is None:
                 continue
@@ -157,7 +163,7 @@ class EfficientBot:
                 viol,
                 -u,
                 0 if a.type is ActionType.RIICHI else 1,
-                _discard_preference(k, values),
+                2 if k in values else _PREFERENCE[k],
                 # keep red fives: throw the plain five of the same kind first
                 1 if _RED[t] else 0,
             )

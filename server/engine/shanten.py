@@ -384,6 +384,17 @@ _draw_lists: list[tuple[tuple[int, int], ...]] = []
 _GAINS_LIMIT = 500_000
 
 
+_NONZERO = bytes(1 if i else 0 for i in range(256))
+# a suit's held kinds as a byte mask (bit 8 * j for index j) -> the indices
+# within two of a held one, in order
+_NEAR_HELD: dict[int, tuple[int, ...]] = {
+    sum(1 << (8 * j) for j in range(9) if m >> j & 1): tuple(
+        i for i in range(9) if any(m >> j & 1 for j in range(i - 2, i + 3) if 0 <= j < 9)
+    )
+    for m in range(512)
+}
+
+
 def _draws(key: bytes, honors: bool) -> int:
     table = _draws_honor if honors else _draws_suit
     hit = table.get(key)
@@ -391,9 +402,9 @@ def _draws(key: bytes, honors: bool) -> int:
         return hit
     arr = bytearray(key)
     if honors:
-        js = [j for j in range(len(key)) if key[j]]
+        js: Sequence[int] = [j for j in range(len(key)) if key[j]]
     else:
-        js = sorted({i for j in range(9) if key[j] for i in range(j - 2, j + 3) if 0 <= i < 9})
+        js = _NEAR_HELD[int.from_bytes(key.translate(_NONZERO), "little")]
     out = []
     for j in js:
         arr[j] += 1
