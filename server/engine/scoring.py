@@ -131,9 +131,6 @@ class ScoreError(ValueError):
         self.code = code
 
 
-_new_error = ValueError.__new__  # sets args (the message) without calling __init__
-
-
 def _bad(message: str) -> ScoreError:
     return ScoreError("bad_input", message)
 
@@ -749,10 +746,7 @@ def score_hand(
                     best_yaku.append(("sanankou", 2))
     base, is_ym, han, fu = best_key
     if base < 0:
-        # (built without the Python-level __init__: about one hand in six ends here)
-        err = _new_error(ScoreError, "the hand is complete but has no yaku")
-        err.code = "no_yaku"
-        raise err
+        raise ScoreError("no_yaku", "the hand is complete but has no yaku")
     # payments_for inline, with the winner's gain (R23)
     if not tsumo:
         gain = (base * (6 if seat_wind == EAST else 4) + 99) // 100 * 100
