@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from operator import attrgetter
 from typing import Any
 
 from server.bots.base import Hand, Inputs, hand_of_state, last_discard_of_state, read_hand
@@ -27,6 +28,7 @@ from server.engine.shanten import best_discards, discard_shanten, shanten
 from server.engine.tiles import DRAGONS, YAOCHU, Kind, Tile, is_red, kind, parse_tile
 
 _WIN = (ActionType.TSUMO, ActionType.RON)
+_TYPE = attrgetter("type")
 _KIND = [kind(t) for t in range(37)]
 _RED = [is_red(t) for t in range(37)]
 _TURN_TYPES = (ActionType.DISCARD, ActionType.RIICHI)
@@ -67,13 +69,10 @@ class EfficientBot:
         acts = legal if legal is not None else Inputs(obs, seat, legal).legal
         if not acts:
             raise ValueError(f"seat {seat} has nothing to decide")
-        turn = False
-        for a in acts:
-            at = a.type
-            if at is ActionType.TSUMO or at is ActionType.RON:
-                return a
-            if at is ActionType.DISCARD or at is ActionType.RIICHI:
-                turn = True
+        types = set(map(_TYPE, acts))
+        if ActionType.TSUMO in types or ActionType.RON in types:
+            return next(a for a in acts if a.type in _WIN)
+        turn = ActionType.DISCARD in types or ActionType.RIICHI in types
         if len(acts) == 1:
             return acts[0]
         acts = list(acts)
