@@ -668,7 +668,8 @@ def score_hand(
         cruns = wp[1]
         ctrips = wp[2]
         rym = hand_ym
-        if len(trips) >= 3:
+        # Three honor triplets (nine honors at least) or four kans, or no yakuman here.
+        if (honors >= 9 or m_kans == 4) and len(trips) >= 3:
             rym = reading_yakuman(trips, pair, m_kans, rules)
             if hand_ym:
                 rym = hand_ym + rym

@@ -203,12 +203,15 @@ def reading_yaku(
                 out.append(("sanshoku_doujun", h))
                 han += h
                 break
-        for n in runs:
-            if n % 9 == 0 and n + 3 in runs and n + 6 in runs:
-                h = 2 if menzen else 1
-                out.append(("ittsu", h))
-                han += h
-                break
+        # 123 456 789 of one suit (a membership test per suit, not a loop over runs)
+        if (
+            (0 in runs and 3 in runs and 6 in runs)
+            or (9 in runs and 12 in runs and 15 in runs)
+            or (18 in runs and 21 in runs and 24 in runs)
+        ):
+            h = 2 if menzen else 1
+            out.append(("ittsu", h))
+            han += h
     elif len(trips) >= 3:
         for n in trips:
             if n < 9 and n + 9 in trips and n + 18 in trips:
