@@ -12,8 +12,6 @@ from bisect import bisect_left, insort
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from itertools import repeat
-from operator import is_
 from typing import Any, NamedTuple
 
 from server.engine.actions import Action, ActionType, Event, IllegalAction
@@ -761,10 +759,12 @@ class GameState:
         if action.seat not in _SEATS:
             raise IllegalAction(self.why_illegal(action))
         legal = self.legal(action.seat)
-        # bots hand back the very objects listed: an identity search in C first,
-        # no __eq__ calls
-        if not any(map(is_, legal, repeat(action))) and action not in legal:
-            raise IllegalAction(self.why_illegal(action))
+        for a in legal:
+            if a is action:  # bots hand back the very objects listed: no __eq__ calls
+                break
+        else:
+            if action not in legal:
+                raise IllegalAction(self.why_illegal(action))
         self._legal = {}
         self.log.append(action)
         at = action.type

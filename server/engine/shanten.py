@@ -13,7 +13,13 @@ t partial sets (taatsu) and p <= 1 pair with m + t <= N. The max is found per
 suit: each suit's 9 counts map (memoised) to a 10-slot vector ``V`` where
 ``V[b]`` (b = 0..4) is the best ``2m + t`` using at most b blocks without a
 pair and ``V[5 + b]`` the same with a pair (+1). Suits are combined by a small
-max-plus convolution over the block budget.
+max-plus convolution over the block budget. Equivalent suits share one table
+entry (see ``_canonical``): few distinct decompositions are ever computed.
+
+Discards and draws change one suit: ``discard_shanten``, ``discard_ukeire``
+and ``best_discards`` (both at once, for a tile-efficiency player) look each
+suit up against the combined vector of the other three (``_rests``),
+memoised per suit, so a whole 14-tile analysis costs dictionary lookups.
 """
 
 from __future__ import annotations
