@@ -298,7 +298,11 @@ def _tiles_text(tiles: Sequence[Tile]) -> str:
 
 # A regular reading of the concealed tiles: (pair kind or -1, first kinds of the
 # runs, kinds of the triplets, the triplets' fu as ankou), kinds ascending.
-_Split = tuple[Kind, tuple[Kind, ...], tuple[Kind, ...], int]
+_Reading = tuple[Kind, tuple[Kind, ...], tuple[Kind, ...], int]
+# One part of it (one suit's or the honors' split), with its waits: for each
+# position of a winning tile in the part, the wait shapes it can have completed
+# (filled in as winning tiles come, see _waits).
+_Split = tuple[Kind, tuple[Kind, ...], tuple[Kind, ...], int, list[tuple[int, ...] | None]]
 
 # Every split of one suit's nine counts into sets and at most one pair, memoised
 # per distinct count vector (the bytes of the nine counts); a whole hand's
@@ -322,7 +326,7 @@ def _suit_sets(key: bytes, s: int) -> tuple[_Split, ...]:
         return res
     rest = key.lstrip(b"\0")
     if not rest:
-        res = ((-1, (), (), 0),)
+        res = ((-1, (), (), 0, [None] * 9),)
     else:
         i = 9 - len(rest)
         k = 9 * s + i
@@ -331,15 +335,15 @@ def _suit_sets(key: bytes, s: int) -> tuple[_Split, ...]:
         if c[i] >= 3:
             c[i] -= 3
             tfu = 8 if IS_YAOCHU[k] else 4  # R22 ankou
-            for _, runs, trips, fu in _suit_sets(bytes(c), s):
-                out.append((-1, runs, (k, *trips), fu + tfu))
+            for sp in _suit_sets(bytes(c), s):
+                out.append((-1, sp[1], (k, *sp[2]), sp[3] + tfu, [None] * 9))
             c[i] += 3
         if i <= 6 and c[i + 1] and c[i + 2]:
             c[i] -= 1
             c[i + 1] -= 1
             c[i + 2] -= 1
-            for _, runs, trips, fu in _suit_sets(bytes(c), s):
-                out.append((-1, (k, *runs), trips, fu))
+            for sp in _suit_sets(bytes(c), s):
+                out.append((-1, (k, *sp[1]), sp[2], sp[3], [None] * 9))
         res = tuple(out)
     if len(table) >= _TABLE_LIMIT:
         table.clear()
@@ -364,7 +368,7 @@ def _suit_splits(key: bytes, s: int) -> tuple[_Split, ...]:
                 c[p] -= 2
                 found = _suit_sets(bytes(c), s)
                 c[p] += 2
-                out += [(base + p, runs, trips, fu) for _, runs, trips, fu in found]
+                out += [(base + p, sp[1], sp[2], sp[3], [None] * 9) for sp in found]
     res = tuple(out)
     table = _SUIT_SPLITS[s]
     if len(table) >= _TABLE_LIMIT:
@@ -387,7 +391,7 @@ def _honor_splits(key: bytes) -> tuple[_Split, ...]:
         elif n:
             break
     else:
-        res = ((pair, (), tuple(trips), 8 * len(trips)),)
+        res = ((pair, (), tuple(trips), 8 * len(trips), [None] * 7),)
     _HONOR_SPLITS[key] = res
     return res
 
@@ -442,7 +446,7 @@ def _parts_pair(parts: _Parts) -> Kind:
     return parts[0][0] + parts[1][0] + parts[2][0]
 
 
-def _regular_readings(b: bytes) -> list[_Split]:
+def _regular_readings(b: bytes) -> list[_Reading]:
     """Every regular reading of concealed counts (as bytes, 3n+2 tiles), pair
     ascending like agari.regular_readings. (score_hand joins _reading_parts itself.)"""
     return [
@@ -458,6 +462,26 @@ def _regular_readings(b: bytes) -> list[_Split]:
 
 # Wait shapes as small ints in the scoring loop (WaitShape names in comments).
 _RYANMEN, _KANCHAN, _PENCHAN, _SHANPON, _TANKI = range(5)
+
+
+def _waits(part: _Split, win: Kind) -> tuple[int, ...]:
+    """The blocks of a reading's part that the winning tile (of the part's suit)
+    can have completed, in agari's block order: pair, runs, triplets."""
+    pair, runs, trips = part[0], part[1], part[2]
+    waits: list[int] = []
+    if pair == win:
+        waits.append(_TANKI)
+    if win - 2 in runs:
+        waits.append(_PENCHAN if win % 9 == 2 else _RYANMEN)
+    if win - 1 in runs:
+        waits.append(_KANCHAN)
+    if win in trips:
+        waits.append(_SHANPON)
+    if win in runs:
+        waits.append(_PENCHAN if win % 9 == 6 else _RYANMEN)
+    return tuple(waits)
+
+
 _KOKUSHI_COUNTS = itemgetter(*sorted(YAOCHU))
 
 
@@ -655,6 +679,7 @@ def score_hand(
     # R22 fu of the melds and of a closed ron / tsumo, shared by every reading
     fu_hand = 20 + m_fu + (2 if tsumo else 10 if menzen else 0)
     wi = win // 9  # the part of the winning tile's suit (or the honors)
+    wpos = win - 9 * wi  # and the winning tile's place in it
     for pm, pp, ps, ph in parts:
         # the reading (see _reading_parts), melds included
         pair = pm[0] + pp[0] + ps[0] + ph[0] + 3
@@ -663,10 +688,12 @@ def score_hand(
         ankou_fu = pm[3] + pp[3] + ps[3] + ph[3]
         n_runs = len(runs)
         ankou0 = len(trips) - n_open_trips
-        # concealed runs and triplets of the winning tile's suit
+        # the waits, from the part of the winning tile's suit
         wp = pm if wi == 0 else pp if wi == 1 else ps if wi == 2 else ph
-        cruns = wp[1]
-        ctrips = wp[2]
+        wl = wp[4]
+        waits = wl[wpos]
+        if waits is None:
+            waits = wl[wpos] = _waits(wp, win)
         rym = hand_ym
         # Three honor triplets (nine honors at least) or four kans, or no yakuman here.
         if (honors >= 9 or m_kans == 4) and len(trips) >= 3:
@@ -687,18 +714,6 @@ def score_hand(
             elif pair in (seat_wind, round_wind):
                 value_pair = True
                 fu0 += 2
-        # The blocks the winning tile can have completed, in agari's block order.
-        waits: list[int] = []
-        if pair == win:
-            waits.append(_TANKI)
-        if win - 2 in cruns:
-            waits.append(_PENCHAN if win % 9 == 2 else _RYANMEN)
-        if win - 1 in cruns:
-            waits.append(_KANCHAN)
-        if win in ctrips:
-            waits.append(_SHANPON)
-        if win in cruns:
-            waits.append(_PENCHAN if win % 9 == 6 else _RYANMEN)
         ry: list[tuple[str, int]] | None = None
         rh = 0
         for wait in waits:
