@@ -36,6 +36,24 @@ from server.engine.tiles import (
 )
 from server.engine.wall import DEAD_START, DORA_POS, FIRST_DRAW, RINSHAN_POS, URA_POS, Wall
 
+# Enum members as module constants: reading ``ActionType.X`` goes through the
+# enum's class attribute machinery, measurably slower in the per-action path.
+_A_ANKAN = ActionType.ANKAN
+_A_CHI = ActionType.CHI
+_A_DAIMINKAN = ActionType.DAIMINKAN
+_A_DISCARD = ActionType.DISCARD
+_A_KAKAN = ActionType.KAKAN
+_A_KYUUSHU = ActionType.KYUUSHU
+_A_PASS = ActionType.PASS
+_A_PON = ActionType.PON
+_A_RIICHI = ActionType.RIICHI
+_A_RON = ActionType.RON
+_A_TSUMO = ActionType.TSUMO
+_M_ANKAN = MeldType.ANKAN
+_M_CHI = MeldType.CHI
+_M_DAIMINKAN = MeldType.DAIMINKAN
+_M_KAKAN = MeldType.KAKAN
+_M_PON = MeldType.PON
 WIND_NAMES = "ESWN"
 _TILE_RED = [tile_of_id(i, True) for i in range(136)]
 _TILE_PLAIN = [tile_of_id(i, False) for i in range(136)]
@@ -56,7 +74,7 @@ def _act(
     return a
 
 
-_DISCARD = [[_act(ActionType.DISCARD, s, t) for t in range(37)] for s in range(4)]
+_DISCARD = [[_act(_A_DISCARD, s, t) for t in range(37)] for s in range(4)]
 _TSTR = [tile_str(t) for t in range(37)]
 _SORT = [sort_key(t) for t in range(37)]
 _KIND = [kind(t) for t in range(37)]
@@ -64,9 +82,7 @@ _SEATS = range(4)  # built once: `x in range(4)` in the per-action path built a 
 _ONLY = [frozenset({s}) for s in range(4)]
 _OTHERS = [tuple(o for o in range(4) if o != s) for s in range(4)]  # in seat order
 _AFTER = [tuple((s + i) % 4 for i in (1, 2, 3)) for s in range(4)]  # the others in turn order
-_MELD_OF_CALL = {
-    at: MeldType(at.value) for at in (ActionType.CHI, ActionType.PON, ActionType.DAIMINKAN)
-}
+_MELD_OF_CALL = {at: MeldType(at.value) for at in (_A_CHI, _A_PON, _A_DAIMINKAN)}
 _NO_KINDS: frozenset[Kind] = frozenset()
 
 
@@ -78,6 +94,13 @@ class Step(StrEnum):
     CLAIM = "claim"  # other seats answer a discard
     CHANKAN = "chankan"  # other seats may rob a kakan (or an ankan, kokushi only)
     END = "end"  # the round is over
+
+
+_S_CALLED = Step.CALLED
+_S_CHANKAN = Step.CHANKAN
+_S_CLAIM = Step.CLAIM
+_S_END = Step.END
+_S_TURN = Step.TURN
 
 
 class RiverTile(NamedTuple):
@@ -184,7 +207,7 @@ class GameState:
         self.pending_dora_seat: int | None = None
         self.kan_is_kakan = False
         self.turn = first_dealer
-        self.step = Step.END
+        self.step = _S_END
         self.riichi = [False] * 4
         self.double_riichi = [False] * 4
         self.ippatsu = [False] * 4
@@ -474,7 +497,7 @@ class GameState:
         self.cnt[seat][tid >> 2] += 1
         self.drawn[seat] = tid
         self.turn = seat
-        self.step = Step.TURN
+        self.step = _S_TURN
         self.rinshan = rinshan
         self.kuikae = _NO_KINDS
         left = DEAD_START - self.kans - self.draw_pos
@@ -503,11 +526,11 @@ class GameState:
             return hit
         if self.phase != "play" or seat not in _SEATS:
             out: list[Action] = []
-        elif self.step is Step.CLAIM or self.step is Step.CHANKAN:
+        elif self.step is _S_CLAIM or self.step is _S_CHANKAN:
             out = [] if seat in self.claim_answers else self.claim_options.get(seat, [])
         elif seat != self.turn:
             out = []
-        elif self.step is Step.CALLED:
+        elif self.step is _S_CALLED:
             out = self._discards(seat)
         else:
             out = self._turn_actions(seat)
@@ -518,7 +541,7 @@ class GameState:
         if self.riichi[seat]:
             d = self.drawn[seat]
             assert d is not None
-            return [_act(ActionType.DISCARD, seat, self.tile(d))]
+            return [_act(_A_DISCARD, seat, self.tile(d))]
         kuikae = self.kuikae
         table = _DISCARD[seat]
         tiles = self._tile
@@ -547,28 +570,28 @@ class GameState:
         riichi = self.riichi[seat]
         left = DEAD_START - self.kans - self.draw_pos
         if (drawn >> 2) in self.waits[seat] and self._score(seat, self._tile[drawn], True):
-            out.append(_act(ActionType.TSUMO, seat))
+            out.append(_act(_A_TSUMO, seat))
         if (
             self.uninterrupted
             and self.discards[seat] == 0
             and self.rules.abortive_draws
             and sum(1 for k in YAOCHU if c[k]) >= 9
         ):
-            out.append(_act(ActionType.KYUUSHU, seat))
+            out.append(_act(_A_KYUUSHU, seat))
         # R7/R13: no kan on the last tile, none beyond the fourth
         if left > 0 and self.kans < 4:
             if 4 in c:
                 for k in range(NUM_KINDS):
                     if c[k] == 4 and (not riichi or self._riichi_ankan_ok(seat, k)):
-                        out.append(_act(ActionType.ANKAN, seat, k))
+                        out.append(_act(_A_ANKAN, seat, k))
             if not riichi:
                 for f in self.melds[seat]:
                     # a pon's tiles are all of one kind: the fourth must be in hand
-                    if f.meld.type is MeldType.PON and c[_KIND[f.meld.tiles[0]]]:
+                    if f.meld.type is _M_PON and c[_KIND[f.meld.tiles[0]]]:
                         k = _KIND[f.meld.tiles[0]]
                         for tid in self.hands[seat]:
                             if tid >> 2 == k:
-                                out.append(_act(ActionType.KAKAN, seat, self._tile[tid]))
+                                out.append(_act(_A_KAKAN, seat, self._tile[tid]))
                                 break
         if (
             not riichi
@@ -587,7 +610,7 @@ class GameState:
                 c[tid >> 2] -= 1
                 try:
                     if shanten(c) == 0:
-                        out.append(_act(ActionType.RIICHI, seat, t))
+                        out.append(_act(_A_RIICHI, seat, t))
                 finally:
                     c[tid >> 2] += 1
         if not out:
@@ -635,7 +658,7 @@ class GameState:
                 if not self.furiten(s):
                     res = self._score(s, t, False)
                     if res is not None:
-                        opts = [_act(ActionType.RON, s)]
+                        opts = [_act(_A_RON, s)]
                         self.claim_results[s] = res
                 self._mark_passed_furiten_seat(s)
             if calls_ok and not riichi[s]:
@@ -660,7 +683,7 @@ class GameState:
                         else:
                             opts.extend(calls)
             if opts:
-                opts.append(_act(ActionType.PASS, s))
+                opts.append(_act(_A_PASS, s))
                 self.claim_options[s] = opts
 
     def _call_options(self, s: int, discarder: int, t: Tile) -> list[Action]:
@@ -686,16 +709,16 @@ class GameState:
         out: list[Action] = []
         if n_k >= 2 and n_total > n_k:  # R11: a tile other than k must remain to discard
             for pair in _variants(by_tile, [k, k]):
-                out.append(_act(ActionType.PON, s, None, pair))
+                out.append(_act(_A_PON, s, None, pair))
         if n_k >= 3 and self.kans < 4:
             own = sorted((self._tile[x] for x in self.hands[s] if x >> 2 == k), key=sort_key)
-            out.append(_act(ActionType.DAIMINKAN, s, None, tuple(own)))
+            out.append(_act(_A_DAIMINKAN, s, None, tuple(own)))
         for a, b, other in shapes:
             # R11: after the chi some tile must remain that is neither k nor the other end
             allowed = n_total - 2 - c[k] - (c[other] if other >= 0 else 0)
             if allowed > 0:
                 for pair in _variants(by_tile, [a, b]):
-                    out.append(_act(ActionType.CHI, s, None, pair))
+                    out.append(_act(_A_CHI, s, None, pair))
         return out
 
     # --- apply --------------------------------------------------------------
@@ -710,13 +733,13 @@ class GameState:
             return "no such tile"
         legal = self.legal(s)
         if not legal:
-            if self.step in (Step.CLAIM, Step.CHANKAN) and s in self.claim_answers:
+            if self.step in (_S_CLAIM, _S_CHANKAN) and s in self.claim_answers:
                 return f"seat {s} has already answered"
             return f"seat {s} is not to act now"
         types = {a.type for a in legal}
         at = action.type
         if at not in types:
-            if at is ActionType.RIICHI:
+            if at is _A_RIICHI:
                 if self.riichi[s]:
                     return "already in riichi"
                 if not self.is_closed(s):
@@ -726,30 +749,27 @@ class GameState:
                 if self.live_left() < 4:
                     return "riichi needs at least 4 tiles left in the live wall"
                 return "the hand is not tenpai"
-            if at in (ActionType.ANKAN, ActionType.KAKAN, ActionType.DAIMINKAN):
+            if at in (_A_ANKAN, _A_KAKAN, _A_DAIMINKAN):
                 if self.kans >= 4:
                     return "a fifth kan is not allowed"
                 if self.live_left() == 0:
                     return "no kan on the last tile"
-            if (
-                at in (ActionType.PON, ActionType.CHI, ActionType.DAIMINKAN)
-                and self.live_left() == 0
-            ):
+            if at in (_A_PON, _A_CHI, _A_DAIMINKAN) and self.live_left() == 0:
                 return "no calls on the last discard"
-            if at is ActionType.RON:
+            if at is _A_RON:
                 return "no ron: not a winning tile, no yaku, or furiten"
-            if at is ActionType.TSUMO:
+            if at is _A_TSUMO:
                 return "no tsumo: the hand is not complete with a yaku"
             return f"{at.value} is not possible now"
-        if at is ActionType.DISCARD and action.tile is not None:
+        if at is _A_DISCARD and action.tile is not None:
             if self.riichi[s]:
                 return "after riichi only the drawn tile may be discarded"
             if kind(action.tile) in self.kuikae:
                 return f"{tile_str(action.tile)} is kuikae-forbidden after the call"
             return f"{tile_str(action.tile)} is not in the hand"
-        if at is ActionType.RIICHI:
+        if at is _A_RIICHI:
             return "discarding that tile does not leave the hand tenpai"
-        if at is ActionType.ANKAN and action.tile is not None and action.tile >= NUM_KINDS:
+        if at is _A_ANKAN and action.tile is not None and action.tile >= NUM_KINDS:
             return f"name an ankan by its kind ({tile_str(kind(action.tile))}), not the red five"
         if len(action.tiles) > 1 and tuple(sorted(action.tiles, key=sort_key)) != action.tiles:
             return "list the own tiles in the order legal_actions gives (sorted)"
@@ -769,22 +789,22 @@ class GameState:
         self.log.append(action)
         at = action.type
         s = action.seat
-        if self.step in (Step.CLAIM, Step.CHANKAN):
+        if self.step in (_S_CLAIM, _S_CHANKAN):
             self.claim_answers[s] = action
             return self._maybe_resolve()
-        if at is ActionType.DISCARD:
+        if at is _A_DISCARD:
             return self._discard(s, action.tile, riichi=False)
-        if at is ActionType.RIICHI:
+        if at is _A_RIICHI:
             return self._discard(s, action.tile, riichi=True)
-        if at is ActionType.TSUMO:
+        if at is _A_TSUMO:
             return self._tsumo(s)
-        if at is ActionType.KYUUSHU:
+        if at is _A_KYUUSHU:
             hand = {str(s): _sorted_strs(self.concealed(s))}
             return self._ryuukyoku("kyuushu_kyuuhai", hands=hand)
-        if at is ActionType.ANKAN:
+        if at is _A_ANKAN:
             assert action.tile is not None
             return self._ankan(s, action.tile)
-        if at is ActionType.KAKAN:
+        if at is _A_KAKAN:
             assert action.tile is not None
             return self._kakan(s, action.tile)
         raise IllegalAction(f"{at.value} is not possible now")  # pragma: no cover
@@ -833,7 +853,7 @@ class GameState:
         self._clear_claims()
         self.claim_tile = tid
         self.claim_from = s
-        self.step = Step.CLAIM
+        self.step = _S_CLAIM
         self._claim_options_for_discard(s, tid)  # marks passed-tile furiten too (R16)
         return events + self._maybe_resolve()
 
@@ -879,7 +899,7 @@ class GameState:
             self.hands[s].remove(t)
         self.cnt[s][k] -= 4
         tiles = tuple(sorted((self.tile(t) for t in ids), key=sort_key))
-        self.melds[s].append(Furo(Meld(MeldType.ANKAN, tiles), ids))
+        self.melds[s].append(Furo(Meld(_M_ANKAN, tiles), ids))
         self.drawn[s] = None
         self._kan_common(s)
         events = [
@@ -903,10 +923,10 @@ class GameState:
                 res = self._score(o, self.tile(ids[0]), False, chankan=True)
                 if res is not None:
                     self.claim_results[o] = res
-                    self.claim_options[o] = [_act(ActionType.RON, o), _act(ActionType.PASS, o)]
+                    self.claim_options[o] = [_act(_A_RON, o), _act(_A_PASS, o)]
         self.kan_is_kakan = False
         if self.claim_options:
-            self.step = Step.CHANKAN
+            self.step = _S_CHANKAN
             for o in self.claim_options:
                 self._mark_passed_furiten_seat(o)
             return events
@@ -918,13 +938,11 @@ class GameState:
         self.hands[s].remove(tid)
         self.cnt[s][k] -= 1
         idx = next(
-            i
-            for i, f in enumerate(self.melds[s])
-            if f.meld.type is MeldType.PON and f.meld.first == k
+            i for i, f in enumerate(self.melds[s]) if f.meld.type is _M_PON and f.meld.first == k
         )
         old = self.melds[s][idx]
         self.melds[s][idx] = Furo(
-            Meld(MeldType.KAKAN, (*old.meld.tiles, t), old.meld.called, old.meld.from_seat),
+            Meld(_M_KAKAN, (*old.meld.tiles, t), old.meld.called, old.meld.from_seat),
             (*old.ids, tid),
         )
         self.drawn[s] = None
@@ -951,11 +969,11 @@ class GameState:
             res = self._score(o, t, False, chankan=True)
             if res is not None:
                 self.claim_results[o] = res
-                self.claim_options[o] = [_act(ActionType.RON, o), _act(ActionType.PASS, o)]
+                self.claim_options[o] = [_act(_A_RON, o), _act(_A_PASS, o)]
         self._mark_passed_furiten(s, k)
         self.kan_is_kakan = True
         if self.claim_options:
-            self.step = Step.CHANKAN
+            self.step = _S_CHANKAN
             return events
         return events + self._finish_kan(s)
 
@@ -994,37 +1012,37 @@ class GameState:
         results = self.claim_results
         ron_seats = [s for s in order if s in results] if results else []
         pending_ron = [s for s in ron_seats if s not in ans]
-        rons = [s for s in ron_seats if s in ans and ans[s].type is ActionType.RON]
+        rons = [s for s in ron_seats if s in ans and ans[s].type is _A_RON]
         if self.rules.multiple_ron == "atamahane":
             # the first ron in turn order wins; later seats cannot change that
             for s in ron_seats:
                 if s not in ans:
                     return []
-                if ans[s].type is ActionType.RON:
+                if ans[s].type is _A_RON:
                     return self._ron([s])
             rons = []
         elif pending_ron:
             return []
         if rons:
             return self._ron(rons)
-        if self.step is Step.CHANKAN:
+        if self.step is _S_CHANKAN:
             self._clear_claims()
             return self._finish_kan(src)
         # no ron: pon/daiminkan beats chi
         call: Action | None = None
         for s in order:
             kinds = {a.type for a in opts.get(s, [])}
-            if kinds & {ActionType.PON, ActionType.DAIMINKAN}:
+            if kinds & {_A_PON, _A_DAIMINKAN}:
                 if s not in ans:
                     return []
-                if ans[s].type in (ActionType.PON, ActionType.DAIMINKAN):
+                if ans[s].type in (_A_PON, _A_DAIMINKAN):
                     call = ans[s]
         if call is None:
             for s in order:
-                if any(a.type is ActionType.CHI for a in opts.get(s, [])):
+                if any(a.type is _A_CHI for a in opts.get(s, [])):
                     if s not in ans:
                         return []
-                    if ans[s].type is ActionType.CHI:
+                    if ans[s].type is _A_CHI:
                         call = ans[s]
         return self._after_window(call)
 
@@ -1094,7 +1112,7 @@ class GameState:
         mt = _MELD_OF_CALL[a.type]
         self.melds[s].append(Furo(Meld(mt, tiles, t, src), ids))
         k = tid >> 2
-        if mt is not MeldType.CHI:
+        if mt is not _M_CHI:
             self._track_pao(s, src, k)
         events = [
             Event(
@@ -1109,15 +1127,15 @@ class GameState:
             )
         ]
         self.turn = s
-        if mt is MeldType.DAIMINKAN:
+        if mt is _M_DAIMINKAN:
             self._kan_common(s)
             events += self._reveal_pending()
             self.pending_dora = 1
             self.pending_dora_seat = s
             self._update_waits(s)
             return events + self._draw(s, rinshan=True)
-        self.step = Step.CALLED
-        if mt is MeldType.PON:
+        self.step = _S_CALLED
+        if mt is _M_PON:
             self.kuikae = frozenset({k})
         else:
             lo = min(kind(x) for x in a.tiles)
@@ -1132,7 +1150,7 @@ class GameState:
 
     def _track_pao(self, s: int, src: int, k: Kind) -> None:
         """R24: remember who fed the third dragon set or the fourth wind set."""
-        sets = {f.meld.first for f in self.melds[s] if f.meld.type is not MeldType.CHI}
+        sets = {f.meld.first for f in self.melds[s] if f.meld.type is not _M_CHI}
         if k in DRAGONS and all(d in sets for d in DRAGONS):
             self.pao_dragon[s] = src
         if k in WINDS and all(w in sets for w in WINDS):
@@ -1199,7 +1217,7 @@ class GameState:
 
     def _agari(self, wins: list[WinRecord]) -> list[Event]:
         self._clear_claims()
-        self.step = Step.END
+        self.step = _S_END
         self.phase = "round_end"
         total = list(self.round_deltas)
         for w in wins:
@@ -1287,7 +1305,7 @@ class GameState:
         merit: bool = False,
     ) -> list[Event]:
         self._clear_claims()
-        self.step = Step.END
+        self.step = _S_END
         self.phase = "round_end"
         pay = pay or [0, 0, 0, 0]
         total = [self.round_deltas[i] + pay[i] for i in range(4)]
@@ -1427,7 +1445,7 @@ class GameState:
 
     def _end_game(self) -> list[Event]:
         self.phase = "game_end"
-        self.step = Step.END
+        self.step = _S_END
         order = self.ranking()
         sticks = self.riichi_sticks
         if sticks and self.rules.leftover_sticks_to_first:
@@ -1505,7 +1523,7 @@ def waiting_on(state: GameState) -> frozenset[int]:
     """Seats whose decision the state awaits now."""
     if state.phase != "play":
         return frozenset()
-    if state.step is Step.TURN or state.step is Step.CALLED:
+    if state.step is _S_TURN or state.step is _S_CALLED:
         return _ONLY[state.turn]  # the seat in turn always has a discard at least
     return frozenset(s for s in state.claim_options if s not in state.claim_answers)
 
