@@ -361,7 +361,7 @@ def _suit_splits(key: bytes, s: int) -> tuple[_Split, ...]:
         # Runs and triplets each add a multiple of 3 to sum(i * c[i]), so the pair
         # p must have 2p = that sum (mod 3): one pair position in three is tried.
         c = bytearray(key)
-        r = 2 * sum([i * x for i, x in enumerate(c)]) % 3
+        r = 2 * (sum(key[1::3]) + 2 * sum(key[2::3])) % 3  # i * c[i] summed, mod 3
         base = 9 * s
         for p in range(r, 9, 3):
             if c[p] >= 2:
