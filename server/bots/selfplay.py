@@ -232,8 +232,9 @@ def play_game(
             _check_views(state, fail)
             stats.checks["views"] += 1
 
-    # Counted by ActionType object and named at the end: Enum.value is a slow property.
-    chosen: Counter[ActionType] = Counter()
+    # Counted by the id of the ActionType object and named at the end: Enum.value is a
+    # slow property, and hashing an enum member runs Python code.
+    chosen: Counter[int] = Counter()
     check_after = checks.invariants or bool(checks.view_rate)
     # the check switches as locals: read at every decision
     invariants, illegal_rate, legal_rate = checks.invariants, checks.illegal_rate, checks.legal_rate
@@ -296,16 +297,18 @@ def play_game(
                 fail(f"bot {bots[seat].name} chose {action!r}, not a legal action")
             else:
                 decisions += 1
-                chosen[action.type] += 1
+                chosen[id(action.type)] += 1
                 fail(f"chosen legal action {action!r} was refused: {exc}")
             break
         decisions += 1
-        chosen[action.type] += 1
+        chosen[id(action.type)] += 1
         if check_after:
             after_transition()
     stats.decisions += decisions
-    for t, n in chosen.items():
-        stats.actions[t.value] += n
+    for t in ActionType:
+        n = chosen.get(id(t))
+        if n:
+            stats.actions[t.value] += n
     stats.seconds = time.perf_counter() - t0
     for r in state.round_results:
         stats.rounds += 1

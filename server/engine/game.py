@@ -75,6 +75,11 @@ def _act(
 
 
 _DISCARD = [[_act(_A_DISCARD, s, t) for t in range(37)] for s in range(4)]
+# the shared tile-less actions per seat (an _act lookup hashes an enum in Python)
+_PASS_OF = [_act(_A_PASS, s) for s in range(4)]
+_RON_OF = [_act(_A_RON, s) for s in range(4)]
+_TSUMO_OF = [_act(_A_TSUMO, s) for s in range(4)]
+_KYUUSHU_OF = [_act(_A_KYUUSHU, s) for s in range(4)]
 _TSTR = [tile_str(t) for t in range(37)]
 _SORT = [sort_key(t) for t in range(37)]
 _KIND = [kind(t) for t in range(37)]
@@ -570,14 +575,14 @@ class GameState:
         riichi = self.riichi[seat]
         left = DEAD_START - self.kans - self.draw_pos
         if (drawn >> 2) in self.waits[seat] and self._score(seat, self._tile[drawn], True):
-            out.append(_act(_A_TSUMO, seat))
+            out.append(_TSUMO_OF[seat])
         if (
             self.uninterrupted
             and self.discards[seat] == 0
             and self.rules.abortive_draws
             and sum(1 for k in YAOCHU if c[k]) >= 9
         ):
-            out.append(_act(_A_KYUUSHU, seat))
+            out.append(_KYUUSHU_OF[seat])
         # R7/R13: no kan on the last tile, none beyond the fourth
         if left > 0 and self.kans < 4:
             if 4 in c:
@@ -658,7 +663,7 @@ class GameState:
                 if not self.furiten(s):
                     res = self._score(s, t, False)
                     if res is not None:
-                        opts = [_act(_A_RON, s)]
+                        opts = [_RON_OF[s]]
                         self.claim_results[s] = res
                 self._mark_passed_furiten_seat(s)
             if calls_ok and not riichi[s]:
@@ -683,7 +688,7 @@ class GameState:
                         else:
                             opts.extend(calls)
             if opts:
-                opts.append(_act(_A_PASS, s))
+                opts.append(_PASS_OF[s])
                 self.claim_options[s] = opts
 
     def _call_options(self, s: int, discarder: int, t: Tile) -> list[Action]:
@@ -923,7 +928,7 @@ class GameState:
                 res = self._score(o, self.tile(ids[0]), False, chankan=True)
                 if res is not None:
                     self.claim_results[o] = res
-                    self.claim_options[o] = [_act(_A_RON, o), _act(_A_PASS, o)]
+                    self.claim_options[o] = [_RON_OF[o], _PASS_OF[o]]
         self.kan_is_kakan = False
         if self.claim_options:
             self.step = _S_CHANKAN
@@ -969,7 +974,7 @@ class GameState:
             res = self._score(o, t, False, chankan=True)
             if res is not None:
                 self.claim_results[o] = res
-                self.claim_options[o] = [_act(_A_RON, o), _act(_A_PASS, o)]
+                self.claim_options[o] = [_RON_OF[o], _PASS_OF[o]]
         self._mark_passed_furiten(s, k)
         self.kan_is_kakan = True
         if self.claim_options:
