@@ -777,7 +777,6 @@ def score_hand(
         gain = from_dealer + 2 * each
         pay = {"tsumo_dealer": from_dealer, "tsumo_nondealer": each}
     total = gain + 300 * ctx.honba + 1000 * ctx.riichi_sticks
-    # The WinResult is filled here rather than through _result: one call fewer per hand.
     # The WinResult is filled here rather than through its __init__ (see _Filling).
     r = _Filling()
     if is_ym:
