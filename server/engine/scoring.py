@@ -300,9 +300,11 @@ def _tiles_text(tiles: Sequence[Tile]) -> str:
 # runs, kinds of the triplets, the triplets' fu as ankou), kinds ascending.
 _Reading = tuple[Kind, tuple[Kind, ...], tuple[Kind, ...], int]
 # One part of it (one suit's or the honors' split), with its waits: for each
-# position of a winning tile in the part, the wait shapes it can have completed
-# (filled in as winning tiles come, see _waits).
-_Split = tuple[Kind, tuple[Kind, ...], tuple[Kind, ...], int, list[tuple[int, ...] | None]]
+# position of a winning tile in the part, the number in _WAIT_LISTS of the wait
+# shapes it can have completed, 0 until a win there needed it (see _wait_code).
+# A bytearray, not a list: the tables' tuples then hold no container and the
+# garbage collector leaves them alone.
+_Split = tuple[Kind, tuple[Kind, ...], tuple[Kind, ...], int, bytearray]
 
 # Every split of one suit's nine counts into sets and at most one pair, memoised
 # per distinct count vector (the bytes of the nine counts); a whole hand's
@@ -326,7 +328,7 @@ def _suit_sets(key: bytes, s: int) -> tuple[_Split, ...]:
         return res
     rest = key.lstrip(b"\0")
     if not rest:
-        res = ((-1, (), (), 0, [None] * 9),)
+        res = ((-1, (), (), 0, bytearray(9)),)
     else:
         i = 9 - len(rest)
         k = 9 * s + i
@@ -336,14 +338,14 @@ def _suit_sets(key: bytes, s: int) -> tuple[_Split, ...]:
             c[i] -= 3
             tfu = 8 if IS_YAOCHU[k] else 4  # R22 ankou
             for sp in _suit_sets(bytes(c), s):
-                out.append((-1, sp[1], (k, *sp[2]), sp[3] + tfu, [None] * 9))
+                out.append((-1, sp[1], (k, *sp[2]), sp[3] + tfu, bytearray(9)))
             c[i] += 3
         if i <= 6 and c[i + 1] and c[i + 2]:
             c[i] -= 1
             c[i + 1] -= 1
             c[i + 2] -= 1
             for sp in _suit_sets(bytes(c), s):
-                out.append((-1, (k, *sp[1]), sp[2], sp[3], [None] * 9))
+                out.append((-1, (k, *sp[1]), sp[2], sp[3], bytearray(9)))
         res = tuple(out)
     if len(table) >= _TABLE_LIMIT:
         table.clear()
@@ -368,7 +370,7 @@ def _suit_splits(key: bytes, s: int) -> tuple[_Split, ...]:
                 c[p] -= 2
                 found = _suit_sets(bytes(c), s)
                 c[p] += 2
-                out += [(base + p, sp[1], sp[2], sp[3], [None] * 9) for sp in found]
+                out += [(base + p, sp[1], sp[2], sp[3], bytearray(9)) for sp in found]
     res = tuple(out)
     table = _SUIT_SPLITS[s]
     if len(table) >= _TABLE_LIMIT:
@@ -391,7 +393,7 @@ def _honor_splits(key: bytes) -> tuple[_Split, ...]:
         elif n:
             break
     else:
-        res = ((pair, (), tuple(trips), 8 * len(trips), [None] * 7),)
+        res = ((pair, (), tuple(trips), 8 * len(trips), bytearray(7)),)
     _HONOR_SPLITS[key] = res
     return res
 
@@ -464,9 +466,15 @@ def _regular_readings(b: bytes) -> list[_Reading]:
 _RYANMEN, _KANCHAN, _PENCHAN, _SHANPON, _TANKI = range(5)
 
 
-def _waits(part: _Split, win: Kind) -> tuple[int, ...]:
+# Every wait list met so far; 0 stands for "not worked out yet" (a handful exist).
+_WAIT_LISTS: list[tuple[int, ...]] = [()]
+_WAIT_CODES: dict[tuple[int, ...], int] = {}
+
+
+def _wait_code(part: _Split, win: Kind) -> int:
     """The blocks of a reading's part that the winning tile (of the part's suit)
-    can have completed, in agari's block order: pair, runs, triplets."""
+    can have completed, in agari's block order (pair, runs, triplets), as the
+    number of that list in _WAIT_LISTS."""
     pair, runs, trips = part[0], part[1], part[2]
     waits: list[int] = []
     if pair == win:
@@ -479,7 +487,12 @@ def _waits(part: _Split, win: Kind) -> tuple[int, ...]:
         waits.append(_SHANPON)
     if win in runs:
         waits.append(_PENCHAN if win % 9 == 6 else _RYANMEN)
-    return tuple(waits)
+    key = tuple(waits)
+    code = _WAIT_CODES.get(key)
+    if code is None:
+        code = _WAIT_CODES[key] = len(_WAIT_LISTS)
+        _WAIT_LISTS.append(key)
+    return code
 
 
 _KOKUSHI_COUNTS = itemgetter(*sorted(YAOCHU))
@@ -691,9 +704,10 @@ def score_hand(
         # the waits, from the part of the winning tile's suit
         wp = pm if wi == 0 else pp if wi == 1 else ps if wi == 2 else ph
         wl = wp[4]
-        waits = wl[wpos]
-        if waits is None:
-            waits = wl[wpos] = _waits(wp, win)
+        code = wl[wpos]
+        if not code:
+            code = wl[wpos] = _wait_code(wp, win)
+        waits = _WAIT_LISTS[code]
         rym = hand_ym
         # Three honor triplets (nine honors at least) or four kans, or no yakuman here.
         if (honors >= 9 or m_kans == 4) and len(trips) >= 3:
