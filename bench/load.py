@@ -61,6 +61,7 @@ def choose(view: dict[str, Any]) -> dict[str, Any]:
 class Stats:
     def __init__(self) -> None:
         self.latencies: list[float] = []
+        self.sent_at: list[float] = []  # wall-clock send time of each measured action
         self.actions = 0
         self.errors: dict[str, int] = {}
         self.games_finished = 0
@@ -91,6 +92,7 @@ class BenchTable:
             if all(v > b for v, b in zip(self.views, before, strict=True)):
                 if self.stats.measuring:
                     self.stats.latencies.append(time.monotonic() - sent)
+                    self.stats.sent_at.append(time.time() - (time.monotonic() - sent))
                 self.in_flight = None
                 self.wake.set()
 
@@ -125,6 +127,14 @@ class BenchTable:
         return True
 
 
+async def lag_monitor(lags: list[float], stop: asyncio.Event) -> None:
+    """How late a 10 ms sleep wakes: the client's own event-loop delay."""
+    while not stop.is_set():
+        t = time.monotonic()
+        await asyncio.sleep(0.01)
+        lags.append(time.monotonic() - t - 0.01)
+
+
 async def watchdog(tables: list[BenchTable], stats: Stats, stop: asyncio.Event) -> None:
     """Count an action with no answer after 5 s as lost, and let its table go on."""
     while not stop.is_set():
@@ -146,7 +156,12 @@ async def seat_client(
     batch: bool,
 ) -> None:
     async with connect(
-        f"{url}/ws/table/{table.game_id}", max_queue=None, open_timeout=60, compression=None
+        f"{url}/ws/table/{table.game_id}",
+        max_queue=None,
+        open_timeout=60,
+        compression=None,
+        # The server pings every connection; 1000 client pings a process would add nothing.
+        ping_interval=None,
     ) as ws:
         await ws.send(orjson.dumps({"type": "hello", "token": token, "batch": batch}), text=True)
         seat: int | None = None
@@ -295,6 +310,8 @@ async def play(
         )
     dog = asyncio.create_task(watchdog(bench_tables, stats, stop))
     await asyncio.sleep(max(0.0, measure_from - time.time()))
+    lags: list[float] = []
+    lag_task = asyncio.create_task(lag_monitor(lags, stop))
     stats.measuring = True
     cpu0 = time.process_time()
     await asyncio.sleep(max(0.0, measure_to - time.time()))
@@ -302,6 +319,7 @@ async def play(
     cpu = time.process_time() - cpu0
     stop.set()
     await dog
+    await lag_task
     # Seats still waiting for a frame are cancelled (their connections close).
     for task in tasks:
         task.cancel()
@@ -310,11 +328,17 @@ async def play(
             stats.error(type(r).__name__)
     return {
         "latencies": stats.latencies,
+        "sent_at": stats.sent_at,
+        "lags": lags,
         "actions": stats.actions,
         "errors": stats.errors,
         "games_finished": stats.games_finished,
         "cpu_s": cpu,
     }
+
+
+def _p99(xs: list[float]) -> float:
+    return sorted(xs)[int(0.99 * len(xs))] if xs else 0.0
 
 
 def _client_process(conn: Connection, *args: Any) -> None:
@@ -343,7 +367,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         # The clients run in several processes (a table's four seats in one), so that
         # one client event loop is not what the latency measures.
         # Every seat connects first (a WebSocket handshake, a welcome and a view each).
-        measure_from = time.time() + args.warmup + 0.01 * len(tables)
+        measure_from = time.time() + args.warmup + 0.02 * len(tables)
         measure_to = measure_from + args.duration
         ctx = multiprocessing.get_context("fork")
         pipes, procs = [], []
@@ -378,6 +402,16 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 proc.kill()
                 proc.wait()
     lat = sorted(x for part in parts for x in part["latencies"])
+    # p99 per tenth of the measured time: a steady run or a stall at some moment?
+    buckets: list[list[float]] = [[] for _ in range(10)]
+    for part in parts:
+        for at, x in zip(part["sent_at"], part["latencies"], strict=True):
+            i = int(10 * (at - measure_from) / elapsed)
+            buckets[min(9, max(0, i))].append(x)
+    p99_by_tenth = [
+        round(sorted(b)[min(len(b) - 1, int(0.99 * len(b)))] * 1000, 1) if b else None
+        for b in buckets
+    ]
     actions = sum(part["actions"] for part in parts)
     errors: dict[str, int] = {}
     for part in parts:
@@ -400,6 +434,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "p50_ms": round(pct(0.50), 1),
         "p99_ms": round(pct(0.99), 1),
         "max_ms": round(lat[-1] * 1000, 1) if lat else None,
+        "p99_ms_by_tenth": p99_by_tenth,
         "mean_ms": round(statistics.fmean(lat) * 1000, 1) if lat else None,
         "errors": errors,
         "games_finished": sum(part["games_finished"] for part in parts),
@@ -410,6 +445,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         # Each client process's share of one core: near 100 % means the clients, not
         # the server, set the latency.
         "client_cpu_pct": [round(100 * part["cpu_s"] / elapsed, 1) for part in parts],
+        # How late each client's event loop ran (p99, max): the clients' share of the latency.
+        "client_loop_lag_ms": [
+            (round(1000 * _p99(part["lags"]), 1), round(1000 * max(part["lags"], default=0), 1))
+            for part in parts
+        ],
         "load_average": os.getloadavg()[0],
     }
 

@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from server.api import games, history, lobbies, players, score, ws
+from server.api import games, history, lobbies, memory, players, score, ws
 from server.api.context import ServerContext
 from server.api.hub import LobbyHub
 from server.api.ratelimit import WindowLimiter
@@ -138,8 +138,17 @@ async def resume_games(
         log.info("resumed %d of %d live games", len(tables.tables), len(live))
 
 
-def create_app(settings: Settings | None = None, bot_factory: BotFactory | None = None) -> FastAPI:
-    """The app; the database must already be migrated (``jantaku serve`` does it)."""
+def create_app(
+    settings: Settings | None = None,
+    bot_factory: BotFactory | None = None,
+    *,
+    manage_gc: bool = False,
+) -> FastAPI:
+    """The app; the database must already be migrated (``jantaku serve`` does it).
+
+    ``manage_gc``: run ``memory.freeze_survivors`` (for the server process, which
+    owns the interpreter; not for an app embedded in tests or another program).
+    """
     settings = settings or get_settings()
 
     @asynccontextmanager
@@ -172,6 +181,11 @@ def create_app(settings: Settings | None = None, bot_factory: BotFactory | None 
             join_limiter=WindowLimiter(settings.join_rate_per_minute, 60.0),
         )
         await resume_games(db, tables, live)
+        if manage_gc:
+            keeper = asyncio.get_running_loop().create_task(
+                memory.freeze_survivors(1.0, lambda: tables.stats()["live"] == 0)
+            )
+            background.add(keeper)
         try:
             yield
         finally:

@@ -33,17 +33,12 @@ def run(args: argparse.Namespace) -> int:
     if not args.no_migrate:
         migrate.upgrade(settings.sqlalchemy_url)
     # Everything imported so far lives as long as the process: keep it out of the
-    # collector's full passes, which otherwise pause every table now and then.
+    # collector's passes; the app freezes what survives from then on (server/api/memory.py),
+    # so the collector only ever scans what was allocated in the last second.
     gc.collect()
     gc.freeze()
-    # Each action builds thousands of short-lived objects (views, frames); with the
-    # default thresholds (700, 10, 10) the collector ran hundreds of times a second
-    # and its older passes paused every table for tens of milliseconds under load
-    # (bench/load.py: p50 40 -> 8 ms, p99 257 -> 115 ms at 150 tables). Nearly
-    # everything is freed by reference counting; cycles are rare and still collected.
-    gc.set_threshold(50_000, 20, 100)
     uvicorn.run(
-        create_app(settings),
+        create_app(settings, manage_gc=True),
         host=args.host or settings.host,
         port=args.port or settings.port,
         workers=1,
