@@ -183,7 +183,7 @@ def create_app(
         await resume_games(db, tables, live)
         if manage_gc:
             keeper = asyncio.get_running_loop().create_task(
-                memory.freeze_survivors(1.0, lambda: tables.stats()["live"] == 0)
+                memory.freeze_survivors(0.1, lambda: tables.stats()["live"] == 0)
             )
             background.add(keeper)
         try:
