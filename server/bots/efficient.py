@@ -23,26 +23,26 @@ from typing import Any
 
 from server.bots.base import Hand, Inputs, hand_of_state, last_discard_of_state, read_hand
 from server.engine import game as engine
-from server.engine.actions import Action, ActionType
+from server.engine.actions import (
+    A_ANKAN,
+    A_CHI,
+    A_DISCARD,
+    A_KAKAN,
+    A_KYUUSHU,
+    A_PASS,
+    A_PON,
+    A_RIICHI,
+    A_RON,
+    A_TSUMO,
+    Action,
+)
 from server.engine.shanten import best_discards, discard_shanten, shanten
 from server.engine.tiles import DRAGONS, YAOCHU, Kind, Tile, is_red, kind, parse_tile
 
-# Enum members as module constants (reading ``ActionType.X`` is slow on 3.11)
-_A_ANKAN = ActionType.ANKAN
-_A_CHI = ActionType.CHI
-_A_DISCARD = ActionType.DISCARD
-_A_KAKAN = ActionType.KAKAN
-_A_KYUUSHU = ActionType.KYUUSHU
-_A_PASS = ActionType.PASS
-_A_PON = ActionType.PON
-_A_RIICHI = ActionType.RIICHI
-_A_RON = ActionType.RON
-_A_TSUMO = ActionType.TSUMO
-_WIN = (_A_TSUMO, _A_RON)
+_WIN = (A_TSUMO, A_RON)
 _TYPE = attrgetter("type")
 _KIND = [kind(t) for t in range(37)]
 _RED = [is_red(t) for t in range(37)]
-_TURN_TYPES = (_A_DISCARD, _A_RIICHI)
 
 
 def _value_kinds(h: Hand) -> frozenset[Kind]:
@@ -81,9 +81,9 @@ class EfficientBot:
         if not acts:
             raise ValueError(f"seat {seat} has nothing to decide")
         types = set(map(_TYPE, acts))
-        if _A_TSUMO in types or _A_RON in types:
+        if A_TSUMO in types or A_RON in types:
             return next(a for a in acts if a.type in _WIN)
-        turn = _A_DISCARD in types or _A_RIICHI in types
+        turn = A_DISCARD in types or A_RIICHI in types
         if len(acts) == 1:
             return acts[0]
         acts = list(acts)
@@ -129,14 +129,14 @@ class EfficientBot:
         kinds: dict[Kind, None] = {}
         for a in acts:
             at = a.type
-            if at is _A_DISCARD or at is _A_RIICHI:
+            if at is A_DISCARD or at is A_RIICHI:
                 if a.tile is not None:
                     choices.append(a)
                     kinds[_KIND[a.tile]] = None
-            elif at is _A_KYUUSHU:
+            elif at is A_KYUUSHU:
                 if shanten(c) >= 3:
                     return a
-            elif at is _A_ANKAN or at is _A_KAKAN:
+            elif at is A_ANKAN or at is A_KAKAN:
                 kans.append(a)
         # the shanten after each discard, and the ukeire of the best allowed ones
         after, uke = best_discards(c, h.visible, kinds)
@@ -145,7 +145,7 @@ class EfficientBot:
             if a.tile is None:
                 continue
             k = _KIND[a.tile]
-            n = 4 if a.type is _A_ANKAN else 1
+            n = 4 if a.type is A_ANKAN else 1
             c[k] -= n
             ok = shanten(c) <= best_sh
             c[k] += n
@@ -172,7 +172,7 @@ class EfficientBot:
             key = (
                 viol,
                 -u,
-                0 if a.type is _A_RIICHI else 1,
+                0 if a.type is A_RIICHI else 1,
                 2 if k in values else _PREFERENCE[k],
                 # keep red fives: throw the plain five of the same kind first
                 1 if _RED[t] else 0,
@@ -202,7 +202,7 @@ class EfficientBot:
         return sum(c[k] for k in range(27) if k // 9 != s) <= 1
 
     def _answer(self, h: Hand, acts: list[Action], called: int | None) -> Action:
-        pass_action = next((a for a in acts if a.type is _A_PASS), acts[-1])
+        pass_action = next((a for a in acts if a.type is A_PASS), acts[-1])
         if called is None or h.riichi:
             return pass_action
         ck = kind(called)
@@ -211,7 +211,7 @@ class EfficientBot:
         values = _value_kinds(h)
         best: tuple[tuple[int, int], Action] | None = None
         for a in acts:
-            if a.type not in (_A_PON, _A_CHI):
+            if a.type not in (A_PON, A_CHI):
                 continue
             own = [kind(t) for t in a.tiles]
             for k in own:
@@ -224,9 +224,9 @@ class EfficientBot:
                 after = min(options, default=99)
             for k in own:
                 c[k] += 1
-            yakuhai_pon = a.type is _A_PON and ck in values
+            yakuhai_pon = a.type is A_PON and ck in values
             if after < before or (yakuhai_pon and after <= before):
-                key = (after, 0 if a.type is _A_PON else 1)
+                key = (after, 0 if a.type is A_PON else 1)
                 if best is None or key < best[0]:
                     best = (key, a)
         return best[1] if best is not None else pass_action

@@ -14,7 +14,23 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, NamedTuple
 
-from server.engine.actions import Action, ActionType, Event, IllegalAction
+from server.engine.actions import (
+    A_ANKAN,
+    A_CHI,
+    A_DAIMINKAN,
+    A_DISCARD,
+    A_KAKAN,
+    A_KYUUSHU,
+    A_PASS,
+    A_PON,
+    A_RIICHI,
+    A_RON,
+    A_TSUMO,
+    Action,
+    ActionType,
+    Event,
+    IllegalAction,
+)
 from server.engine.agari import BlockType, regular_readings
 from server.engine.melds import Meld, MeldType
 from server.engine.rules import RuleSet
@@ -36,19 +52,7 @@ from server.engine.tiles import (
 )
 from server.engine.wall import DEAD_START, DORA_POS, FIRST_DRAW, RINSHAN_POS, URA_POS, Wall
 
-# Enum members as module constants: reading ``ActionType.X`` goes through the
-# enum's class attribute machinery, measurably slower in the per-action path.
-_A_ANKAN = ActionType.ANKAN
-_A_CHI = ActionType.CHI
-_A_DAIMINKAN = ActionType.DAIMINKAN
-_A_DISCARD = ActionType.DISCARD
-_A_KAKAN = ActionType.KAKAN
-_A_KYUUSHU = ActionType.KYUUSHU
-_A_PASS = ActionType.PASS
-_A_PON = ActionType.PON
-_A_RIICHI = ActionType.RIICHI
-_A_RON = ActionType.RON
-_A_TSUMO = ActionType.TSUMO
+# MeldType members as module constants, as actions.A_* for ActionType (faster to read).
 _M_ANKAN = MeldType.ANKAN
 _M_CHI = MeldType.CHI
 _M_DAIMINKAN = MeldType.DAIMINKAN
@@ -74,12 +78,12 @@ def _act(
     return a
 
 
-_DISCARD = [[_act(_A_DISCARD, s, t) for t in range(37)] for s in range(4)]
+_DISCARD = [[_act(A_DISCARD, s, t) for t in range(37)] for s in range(4)]
 # the shared tile-less actions per seat (an _act lookup hashes an enum in Python)
-_PASS_OF = [_act(_A_PASS, s) for s in range(4)]
-_RON_OF = [_act(_A_RON, s) for s in range(4)]
-_TSUMO_OF = [_act(_A_TSUMO, s) for s in range(4)]
-_KYUUSHU_OF = [_act(_A_KYUUSHU, s) for s in range(4)]
+_PASS_OF = [_act(A_PASS, s) for s in range(4)]
+_RON_OF = [_act(A_RON, s) for s in range(4)]
+_TSUMO_OF = [_act(A_TSUMO, s) for s in range(4)]
+_KYUUSHU_OF = [_act(A_KYUUSHU, s) for s in range(4)]
 _TSTR = [tile_str(t) for t in range(37)]
 _SORT = [sort_key(t) for t in range(37)]
 _KIND = [kind(t) for t in range(37)]
@@ -87,7 +91,7 @@ _SEATS = range(4)  # built once: `x in range(4)` in the per-action path built a 
 _ONLY = [frozenset({s}) for s in range(4)]
 _OTHERS = [tuple(o for o in range(4) if o != s) for s in range(4)]  # in seat order
 _AFTER = [tuple((s + i) % 4 for i in (1, 2, 3)) for s in range(4)]  # the others in turn order
-_MELD_OF_CALL = {at: MeldType(at.value) for at in (_A_CHI, _A_PON, _A_DAIMINKAN)}
+_MELD_OF_CALL = {at: MeldType(at.value) for at in (A_CHI, A_PON, A_DAIMINKAN)}
 _NO_KINDS: frozenset[Kind] = frozenset()
 
 
@@ -546,7 +550,7 @@ class GameState:
         if self.riichi[seat]:
             d = self.drawn[seat]
             assert d is not None
-            return [_act(_A_DISCARD, seat, self.tile(d))]
+            return [_act(A_DISCARD, seat, self.tile(d))]
         kuikae = self.kuikae
         table = _DISCARD[seat]
         tiles = self._tile
@@ -588,7 +592,7 @@ class GameState:
             if 4 in c:
                 for k in range(NUM_KINDS):
                     if c[k] == 4 and (not riichi or self._riichi_ankan_ok(seat, k)):
-                        out.append(_act(_A_ANKAN, seat, k))
+                        out.append(_act(A_ANKAN, seat, k))
             if not riichi:
                 for f in self.melds[seat]:
                     # a pon's tiles are all of one kind: the fourth must be in hand
@@ -596,7 +600,7 @@ class GameState:
                         k = _KIND[f.meld.tiles[0]]
                         for tid in self.hands[seat]:
                             if tid >> 2 == k:
-                                out.append(_act(_A_KAKAN, seat, self._tile[tid]))
+                                out.append(_act(A_KAKAN, seat, self._tile[tid]))
                                 break
         if (
             not riichi
@@ -615,7 +619,7 @@ class GameState:
                 c[tid >> 2] -= 1
                 try:
                     if shanten(c) == 0:
-                        out.append(_act(_A_RIICHI, seat, t))
+                        out.append(_act(A_RIICHI, seat, t))
                 finally:
                     c[tid >> 2] += 1
         if not out:
@@ -714,16 +718,16 @@ class GameState:
         out: list[Action] = []
         if n_k >= 2 and n_total > n_k:  # R11: a tile other than k must remain to discard
             for pair in _variants(by_tile, [k, k]):
-                out.append(_act(_A_PON, s, None, pair))
+                out.append(_act(A_PON, s, None, pair))
         if n_k >= 3 and self.kans < 4:
             own = sorted((self._tile[x] for x in self.hands[s] if x >> 2 == k), key=sort_key)
-            out.append(_act(_A_DAIMINKAN, s, None, tuple(own)))
+            out.append(_act(A_DAIMINKAN, s, None, tuple(own)))
         for a, b, other in shapes:
             # R11: after the chi some tile must remain that is neither k nor the other end
             allowed = n_total - 2 - c[k] - (c[other] if other >= 0 else 0)
             if allowed > 0:
                 for pair in _variants(by_tile, [a, b]):
-                    out.append(_act(_A_CHI, s, None, pair))
+                    out.append(_act(A_CHI, s, None, pair))
         return out
 
     # --- apply --------------------------------------------------------------
@@ -744,7 +748,7 @@ class GameState:
         types = {a.type for a in legal}
         at = action.type
         if at not in types:
-            if at is _A_RIICHI:
+            if at is A_RIICHI:
                 if self.riichi[s]:
                     return "already in riichi"
                 if not self.is_closed(s):
@@ -754,27 +758,27 @@ class GameState:
                 if self.live_left() < 4:
                     return "riichi needs at least 4 tiles left in the live wall"
                 return "the hand is not tenpai"
-            if at in (_A_ANKAN, _A_KAKAN, _A_DAIMINKAN):
+            if at in (A_ANKAN, A_KAKAN, A_DAIMINKAN):
                 if self.kans >= 4:
                     return "a fifth kan is not allowed"
                 if self.live_left() == 0:
                     return "no kan on the last tile"
-            if at in (_A_PON, _A_CHI, _A_DAIMINKAN) and self.live_left() == 0:
+            if at in (A_PON, A_CHI, A_DAIMINKAN) and self.live_left() == 0:
                 return "no calls on the last discard"
-            if at is _A_RON:
+            if at is A_RON:
                 return "no ron: not a winning tile, no yaku, or furiten"
-            if at is _A_TSUMO:
+            if at is A_TSUMO:
                 return "no tsumo: the hand is not complete with a yaku"
             return f"{at.value} is not possible now"
-        if at is _A_DISCARD and action.tile is not None:
+        if at is A_DISCARD and action.tile is not None:
             if self.riichi[s]:
                 return "after riichi only the drawn tile may be discarded"
             if kind(action.tile) in self.kuikae:
                 return f"{tile_str(action.tile)} is kuikae-forbidden after the call"
             return f"{tile_str(action.tile)} is not in the hand"
-        if at is _A_RIICHI:
+        if at is A_RIICHI:
             return "discarding that tile does not leave the hand tenpai"
-        if at is _A_ANKAN and action.tile is not None and action.tile >= NUM_KINDS:
+        if at is A_ANKAN and action.tile is not None and action.tile >= NUM_KINDS:
             return f"name an ankan by its kind ({tile_str(kind(action.tile))}), not the red five"
         if len(action.tiles) > 1 and tuple(sorted(action.tiles, key=sort_key)) != action.tiles:
             return "list the own tiles in the order legal_actions gives (sorted)"
@@ -797,19 +801,19 @@ class GameState:
         if self.step in (_S_CLAIM, _S_CHANKAN):
             self.claim_answers[s] = action
             return self._maybe_resolve()
-        if at is _A_DISCARD:
+        if at is A_DISCARD:
             return self._discard(s, action.tile, riichi=False)
-        if at is _A_RIICHI:
+        if at is A_RIICHI:
             return self._discard(s, action.tile, riichi=True)
-        if at is _A_TSUMO:
+        if at is A_TSUMO:
             return self._tsumo(s)
-        if at is _A_KYUUSHU:
+        if at is A_KYUUSHU:
             hand = {str(s): _sorted_strs(self.concealed(s))}
             return self._ryuukyoku("kyuushu_kyuuhai", hands=hand)
-        if at is _A_ANKAN:
+        if at is A_ANKAN:
             assert action.tile is not None
             return self._ankan(s, action.tile)
-        if at is _A_KAKAN:
+        if at is A_KAKAN:
             assert action.tile is not None
             return self._kakan(s, action.tile)
         raise IllegalAction(f"{at.value} is not possible now")  # pragma: no cover
@@ -1017,13 +1021,13 @@ class GameState:
         results = self.claim_results
         ron_seats = [s for s in order if s in results] if results else []
         pending_ron = [s for s in ron_seats if s not in ans]
-        rons = [s for s in ron_seats if s in ans and ans[s].type is _A_RON]
+        rons = [s for s in ron_seats if s in ans and ans[s].type is A_RON]
         if self.rules.multiple_ron == "atamahane":
             # the first ron in turn order wins; later seats cannot change that
             for s in ron_seats:
                 if s not in ans:
                     return []
-                if ans[s].type is _A_RON:
+                if ans[s].type is A_RON:
                     return self._ron([s])
             rons = []
         elif pending_ron:
@@ -1037,17 +1041,17 @@ class GameState:
         call: Action | None = None
         for s in order:
             kinds = {a.type for a in opts.get(s, [])}
-            if kinds & {_A_PON, _A_DAIMINKAN}:
+            if kinds & {A_PON, A_DAIMINKAN}:
                 if s not in ans:
                     return []
-                if ans[s].type in (_A_PON, _A_DAIMINKAN):
+                if ans[s].type in (A_PON, A_DAIMINKAN):
                     call = ans[s]
         if call is None:
             for s in order:
-                if any(a.type is _A_CHI for a in opts.get(s, [])):
+                if any(a.type is A_CHI for a in opts.get(s, [])):
                     if s not in ans:
                         return []
-                    if ans[s].type is _A_CHI:
+                    if ans[s].type is A_CHI:
                         call = ans[s]
         return self._after_window(call)
 
