@@ -44,8 +44,7 @@ class Recorder:
         if not rows:
             return
         self.pending_rows.extend(games.record_values(game_id, rows))
-        self._idle.clear()
-        self._wake.set()
+        self._signal()
 
     def hand(self, game_id: int, hand: HandRow) -> None:
         self._push(lambda s: games.add_hand(s, game_id, hand))
@@ -58,6 +57,10 @@ class Recorder:
 
     def _push(self, op: Op) -> None:
         self.pending.append(op)
+        self._signal()
+
+    def _signal(self) -> None:
+        """Work was queued: not idle any more, and the writer should wake."""
         self._idle.clear()
         self._wake.set()
 
@@ -98,8 +101,7 @@ class Recorder:
         while self.pending or self.pending_rows or not self._idle.is_set():
             await self._idle.wait()
             if self.pending or self.pending_rows:
-                self._idle.clear()
-                self._wake.set()
+                self._signal()
 
     async def close(self) -> None:
         self._closing = True

@@ -56,17 +56,7 @@ class TableManager:
     ) -> Table:
         """Deal the first round and start the actor (call inside the event loop)."""
         state = engine.new_game(rules, seed, first_dealer)
-        table = Table(
-            game_id,
-            state,
-            list(seats),
-            config=self.config,
-            sink=self.sink,
-            bot_factory=self.bot_factory,
-            seed=int.from_bytes(seed[:4], "big"),
-            on_finished=self._finished,
-        )
-        self.tables[game_id] = table
+        table = self._register(game_id, state, seats, seed)
         table.start(list(state.start_events))
         return table
 
@@ -85,9 +75,17 @@ class TableManager:
         Raises ``ResumeError`` when the record does not replay (nothing is started).
         """
         done = rebuild(rules, seed, first_dealer, rows)
+        table = self._register(game_id, done.state, seats, seed)
+        table.resume(done.version, hands_saved, done.results)
+        return table
+
+    def _register(
+        self, game_id: int, state: engine.GameState, seats: Sequence[SeatSpec], seed: bytes
+    ) -> Table:
+        """The actor of ``state`` (not started yet), known by its game id from now on."""
         table = Table(
             game_id,
-            done.state,
+            state,
             list(seats),
             config=self.config,
             sink=self.sink,
@@ -96,7 +94,6 @@ class TableManager:
             on_finished=self._finished,
         )
         self.tables[game_id] = table
-        table.resume(done.version, hands_saved, done.results)
         return table
 
     def _finished(self, table: Table) -> None:
