@@ -51,9 +51,7 @@ def view(state: GameState, seat: int | None, *, lean: bool = False) -> dict[str,
     ``lean``: "legal_actions" and "help" left empty (None), for a bot that holds
     the legal list itself and does its own hand analysis; they cost the most.
     """
-    if seat is not None and seat not in range(4):
-        raise ValueError("seat must be 0..3 or None")
-    return views(state, (seat,), lean=lean)[0]
+    return views(state, (seat,), lean=lean)[0]  # views() refuses a bad seat
 
 
 def views(

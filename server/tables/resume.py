@@ -16,8 +16,7 @@ from typing import Any
 from server.engine import game as engine
 from server.engine.actions import Action, Event, IllegalAction
 from server.engine.rules import RuleSet
-
-RESULT_TYPES = ("agari", "ryuukyoku")
+from server.tables.table import RESULT_TYPES
 
 
 class ResumeError(Exception):

@@ -165,7 +165,7 @@ def _dumps(obj: Any) -> str:
 
 
 _PUBLIC = -1  # seat mask of an event every seat and spectator may see
-_RESULT_TYPES = frozenset({"agari", "ryuukyoku"})
+RESULT_TYPES = frozenset({"agari", "ryuukyoku"})  # the events that end a round
 
 
 def _hidden_frame(version: int) -> str:
@@ -665,7 +665,7 @@ class Table:
             full = _dumps({"type": "event", "version": self.version, "event": ev.to_json()})
             mask = _PUBLIC if ev.seats is None else sum(1 << s for s in ev.seats)
             self.buffer.append((self.version, mask, full))
-            if ev.type in _RESULT_TYPES:
+            if ev.type in RESULT_TYPES:
                 self._results[ev.type] = dict(ev.data)
             hidden: str | None = None
             for conn in conns:
