@@ -34,8 +34,10 @@ browser-deps:
 	elif [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
 	else echo "browser-deps: Chromium missing; install it with: sudo apt-get install chromium"; fi
 
+# The reference engines (riichienv, jansou) are measured in the same run: installed here.
 bench: $(STAMP)
-	$(BIN)/python bench/selfplay.py
+	$(BIN)/pip install --quiet -e '.[dev,bench]'
+	$(BIN)/python bench/selfplay.py --games 40
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
