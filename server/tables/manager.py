@@ -39,7 +39,8 @@ class TableManager:
         self.bot_factory: BotFactory = bot_factory or default_bot_factory  # type: ignore[assignment]
         self.linger_seconds = linger_seconds
         self.tables: dict[int, Table] = {}
-        self._reapers: set[asyncio.TimerHandle] = set()
+        # The pending removal of each finished table (dropped once it has run).
+        self._reapers: dict[int, asyncio.TimerHandle] = {}
         # Called with the game id when a game ends (the app pushes the reopened lobby).
         self.on_game_end: Callable[[int], None] | None = None
 
@@ -100,18 +101,21 @@ class TableManager:
         if self.on_game_end is not None:
             self.on_game_end(table.game_id)
         loop = asyncio.get_running_loop()
-        handle = loop.call_later(self.linger_seconds, self._reap, table.game_id)
-        self._reapers.add(handle)
+        self._reapers[table.game_id] = loop.call_later(
+            self.linger_seconds, self._reap, table.game_id
+        )
 
     def _reap(self, game_id: int) -> None:
+        self._reapers.pop(game_id, None)
         table = self.tables.pop(game_id, None)
         if table is not None:
             table.post_stop()
 
     async def shutdown(self) -> None:
         """Stop every actor. Unfinished games stay "live": the next process resumes them."""
-        for h in self._reapers:
+        for h in self._reapers.values():
             h.cancel()
+        self._reapers.clear()
         for table in list(self.tables.values()):
             with contextlib.suppress(Exception):
                 await table.stop()
