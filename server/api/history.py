@@ -107,6 +107,8 @@ async def import_game(
         "rounds": len(game.results),
         "incomplete_rounds": game.incomplete_rounds,
         "final": game.final,
+        "log_id": game.log_id,
+        "played_at": game.played_at.isoformat() if game.played_at else None,
     }
 
 

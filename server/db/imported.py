@@ -36,8 +36,14 @@ def find_import(s: Session, digest: str) -> int | None:
 
 
 def store_imported(s: Session, game: ImportedGame, uploaded_by: int | None) -> int:
-    """Insert a verified import; returns the new game id (see ``find_import`` first)."""
+    """Insert a verified import; returns the new game id (see ``find_import`` first).
+
+    The game is dated when it was played if its Tenhou log id says so (to the
+    hour; the log does not tell when it ended), else when it was imported. The
+    import row keeps the import time either way.
+    """
     now = utcnow()
+    played = game.played_at or now
     g = Game(
         lobby_id=None,
         rules=game.rules.to_dict(),
@@ -45,8 +51,8 @@ def store_imported(s: Session, game: ImportedGame, uploaded_by: int | None) -> i
         first_dealer=0,
         dice=[],
         status="finished",
-        started_at=now,
-        ended_at=now,
+        started_at=played,
+        ended_at=played,
     )
     final = {int(f["seat"]): f for f in game.final or ()}
     for seat in range(4):
@@ -89,6 +95,8 @@ def store_imported(s: Session, game: ImportedGame, uploaded_by: int | None) -> i
                 "uploaded_by": uploaded_by,
                 "incomplete_rounds": game.incomplete_rounds,
                 "digest": game.digest,
+                "log_id": game.log_id,
+                "imported_at": now.isoformat(),
             },
             seats=None,
         )

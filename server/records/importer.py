@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
 from server.engine import game as engine
@@ -37,6 +39,28 @@ class LogImportError(RecordError):
     """A log that parses but does not replay through the engine with the logged results."""
 
 
+# A Tenhou log id, e.g. 2010081709gm-00a9-0000-fe3371ad: the game began in that hour, JST.
+_LOG_ID = re.compile(r"(\d{10})gm-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{8}")
+_JST = timezone(timedelta(hours=9))
+
+
+def tenhou_log_id(*texts: str | None) -> tuple[str, datetime] | None:
+    """The first Tenhou log id in ``texts`` (a file name, a document's ref) and its start.
+
+    The start is the hour the id names, in UTC; an id naming no real hour, or one
+    still to come, is not taken.
+    """
+    for text in texts:
+        for m in _LOG_ID.finditer(text or ""):
+            try:
+                at = datetime.strptime(m.group(1), "%Y%m%d%H").replace(tzinfo=_JST)
+            except ValueError:
+                continue
+            if at <= datetime.now(UTC):
+                return m.group(0), at.astimezone(UTC)
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class ImportedGame:
     """A verified log, ready to be stored like a game played here."""
@@ -49,6 +73,8 @@ class ImportedGame:
     results: list[engine.RoundResult]
     final: list[dict[str, Any]] | None  # [{seat, points, rank, score}] when the log has an end
     incomplete_rounds: int  # rounds the log cuts off before their result
+    log_id: str | None = None  # the Tenhou log id, from the document or the file name
+    played_at: datetime | None = None  # when the game began, from the log id (UTC)
 
     @property
     def digest(self) -> str:
@@ -140,6 +166,7 @@ def import_game(game: LoggedGame, fmt: str) -> ImportedGame:
                 },
             )
         )
+    found = tenhou_log_id(game.ref, game.source)
     return ImportedGame(
         source=game.source,
         format=fmt,
@@ -149,6 +176,8 @@ def import_game(game: LoggedGame, fmt: str) -> ImportedGame:
         results=results,
         final=final,
         incomplete_rounds=incomplete,
+        log_id=found[0] if found else None,
+        played_at=found[1] if found else None,
     )
 
 

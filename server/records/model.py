@@ -136,3 +136,4 @@ class LoggedGame:
     rounds: list[LoggedRound]
     final_scores: tuple[int, int, int, int] | None = None  # before uma, in points
     kuitan: bool = True
+    ref: str | None = None  # the document's own reference (tenhou.net/6 "ref"), if any

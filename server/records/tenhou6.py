@@ -156,6 +156,7 @@ def _game(doc: Any, source: str) -> LoggedGame:
         length=length,
         rounds=rounds,
         final_scores=final,
+        ref=str(doc["ref"])[:200] if isinstance(doc.get("ref"), str) else None,
     )
 
 

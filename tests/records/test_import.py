@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import gzip
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,13 @@ from server.bots import make_bot
 from server.bots.selfplay import Checks, play_game
 from server.engine import game as engine
 from server.engine.rules import preset
-from server.records.importer import ImportedGame, LogImportError, import_log, record_events
+from server.records.importer import (
+    ImportedGame,
+    LogImportError,
+    import_log,
+    record_events,
+    tenhou_log_id,
+)
 from server.records.load import MAX_LOG_BYTES, parse_log
 from server.records.model import RecordError
 from server.records.record import GameRecord
@@ -106,6 +113,34 @@ def test_import_detects_the_format() -> None:
     g = import_log(gz, "x.mjlog.gz")
     assert g.format == "mjlog"
     assert g.events == imported(MJLOGS[0]).events
+
+
+def test_tenhou_log_id_dates_the_game_in_japan_time() -> None:
+    # 2010-08-17 09:00 JST is 00:00 UTC; the document's ref comes before the file name.
+    got = tenhou_log_id(None, "logs/2010081709gm-00a9-0000-fe3371ad.mjlog")
+    assert got == ("2010081709gm-00a9-0000-fe3371ad", datetime(2010, 8, 17, 0, tzinfo=UTC))
+    got = tenhou_log_id("2019123100gm-00a9-0000-0123abcd", "2010081709gm-00a9-0000-fe3371ad.json")
+    assert got == ("2019123100gm-00a9-0000-0123abcd", datetime(2019, 12, 30, 15, tzinfo=UTC))
+    # Not a log id, no such hour, a time still to come: the next candidate or nothing.
+    assert tenhou_log_id("double_ron.json", "upload") is None
+    assert tenhou_log_id("2010133109gm-00a9-0000-fe3371ad") is None
+    assert tenhou_log_id("2999010100gm-00a9-0000-fe3371ad") is None
+    assert tenhou_log_id("2010023109gm-00a9-0000-aaaaaaaa x 2011010100gm-00a9-0000-bbbbbbbb") == (
+        "2011010100gm-00a9-0000-bbbbbbbb",
+        datetime(2010, 12, 31, 15, tzinfo=UTC),
+    )
+
+
+def test_import_takes_the_log_id_from_the_file_name_or_the_ref() -> None:
+    g = imported(MJLOGS[0])
+    assert MJLOGS[0].name.startswith("2010081709gm-")
+    assert g.log_id == MJLOGS[0].stem
+    assert g.played_at == datetime(2010, 8, 17, 0, tzinfo=UTC)
+    doc = json.loads((FIXTURES / "mjai-reviewer" / "double_ron.json").read_bytes())
+    assert imported(FIXTURES / "mjai-reviewer" / "double_ron.json").played_at is None
+    doc["ref"] = "2021070112gm-00a9-0000-76543210"
+    g = import_log(json.dumps(doc).encode(), "upload")
+    assert (g.log_id, g.played_at) == (doc["ref"], datetime(2021, 7, 1, 3, tzinfo=UTC))
 
 
 def test_import_keeps_double_ron_whole() -> None:

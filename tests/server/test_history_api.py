@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -85,6 +86,11 @@ def test_import_mjlog_keeps_final_standings(db_url: str, make_server: Any) -> No
     }
     assert client.get("/api/games").json()["total"] == 1
     detail = client.get(f"/api/games/{gid}").json()
+    # The file's name is not a Tenhou log id: dated when imported.
+    assert r.json()["played_at"] is None
+    meta = next(e["data"] for e in detail["events"] if e["kind"] == "import")
+    assert detail["ended_at"] == detail["started_at"]
+    assert abs(_ts(detail["started_at"]) - _ts(meta["imported_at"])) < 5
     logged = parse_log(MJLOG.read_bytes())
     assert logged.final_scores is not None
     assert [s["final_points"] for s in detail["seats"]] == list(logged.final_scores)
@@ -92,6 +98,31 @@ def test_import_mjlog_keeps_final_standings(db_url: str, make_server: Any) -> No
     t6 = client.get(f"/api/games/{gid}/export", params={"format": "tenhou6"}).json()
     back = parse_tenhou6(json.dumps(t6).encode())
     assert back.final_scores == logged.final_scores
+
+
+def _ts(iso: str) -> float:
+    return datetime.fromisoformat(iso).timestamp()
+
+
+def test_import_is_dated_by_its_tenhou_log_id(db_url: str, make_server: Any) -> None:
+    """Listed by when it was played (the log id's hour, JST), not when it was imported."""
+    srv = make_server(db_url)
+    client, _ = srv.guest("Importer")
+    name = "2010081709gm-00a9-0000-fe3371ad.mjlog"
+    path = FIXTURES / "mjx" / "mjlog" / name
+    r = upload(client, path.read_bytes(), name)
+    assert r.status_code == 200, r.text
+    assert r.json()["log_id"] == name.removesuffix(".mjlog")
+    assert r.json()["played_at"] == "2010-08-17T00:00:00+00:00"
+    gid = r.json()["id"]
+    r2 = upload(client, DOUBLE_RON.read_bytes(), "double_ron.json")  # dated now
+    listed = client.get("/api/games").json()["games"]
+    assert [g["id"] for g in listed] == [r2.json()["id"], gid]  # newest play first
+    detail = client.get(f"/api/games/{gid}").json()
+    assert _ts(detail["started_at"]) == _ts(detail["ended_at"]) == _ts("2010-08-17T00:00:00Z")
+    meta = next(e["data"] for e in detail["events"] if e["kind"] == "import")
+    assert meta["log_id"] == "2010081709gm-00a9-0000-fe3371ad"
+    assert time.time() - _ts(meta["imported_at"]) < 60
 
 
 def test_import_errors(db_url: str, make_server: Any) -> None:
