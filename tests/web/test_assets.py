@@ -124,7 +124,12 @@ def test_every_draw_reason_and_limit_is_translated() -> None:
 def test_every_literal_key_used_by_the_client_exists() -> None:
     en = _dicts()["en"]
     used: set[str] = set()
+    history: set[str] = set()
     for js in (WEB / "js").glob("*.js"):
-        used |= set(re.findall(r"\bt\(\"([a-z_]+\.[a-z_0-9]+)\"", js.read_text(encoding="utf-8")))
-    assert len(used) > 60
+        text = js.read_text(encoding="utf-8")
+        used |= set(re.findall(r"\bt\(\"([a-z_]+\.[a-z_0-9]+)\"", text))
+        # The history and replay pages' s("key") is t("history.key").
+        history |= {f"history.{k}" for k in re.findall(r"\bs\(\"([a-z_0-9]+)\"", text)}
+    assert len(used) > 60 and len(history) > 30
     assert used - set(en) == set()
+    assert history - set(en) == set()
