@@ -193,7 +193,8 @@ async def seat_client(
                         stats.error(msg["code"])
                     table.refused()
                 elif t == "game_over":
-                    stats.games_finished += 1
+                    if not table.done:  # counted once per table, not once per seat
+                        stats.games_finished += 1
                     table.done = True
                     table.wake.set()
                     return
