@@ -50,7 +50,7 @@ class SeatBody(Strict):
 
 
 class BotBody(Strict):
-    level: Literal["efficient", "random", "tsumogiri"] = "efficient"
+    level: Literal["efficient", "defensive", "random", "tsumogiri"] = "efficient"
     slot: Slot | None = None
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from server.bots.base import Bot, Hand, Inputs, read_hand
+from server.bots.defensive import DefensiveBot
 from server.bots.efficient import EfficientBot
 from server.bots.simple import RandomBot, TsumogiriBot
 
@@ -16,11 +17,12 @@ BOTS: dict[str, Callable[[int], Bot]] = {
     "random": RandomBot,
     "tsumogiri": TsumogiriBot,
     "efficient": EfficientBot,
+    "defensive": DefensiveBot,
 }
 
 
 def make_bot(name: str, seed: int = 0) -> Bot:
-    """A bot by name (``random``, ``tsumogiri``, ``efficient``), seeded."""
+    """A bot by name (``random``, ``tsumogiri``, ``efficient``, ``defensive``), seeded."""
     try:
         factory = BOTS[name]
     except KeyError:
@@ -31,6 +33,7 @@ def make_bot(name: str, seed: int = 0) -> Bot:
 __all__ = [
     "BOTS",
     "Bot",
+    "DefensiveBot",
     "EfficientBot",
     "Hand",
     "Inputs",

@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session, selectinload
 
 from server.db.models import Game, GameSeat, Lobby, LobbySeat, Player, utcnow
 
-BOT_LEVELS = ("efficient", "random", "tsumogiri")
+BOT_LEVELS = ("efficient", "defensive", "random", "tsumogiri")  # server.bots.BOTS
 SEAT_MODES = ("choose", "draw")
 
 

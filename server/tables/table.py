@@ -58,7 +58,7 @@ class TableConfig:
     disconnect_grace: float = 10.0
     round_end_pause: float = 6.0
     bot_delay: float = 0.5
-    takeover_bot: str = "efficient"
+    takeover_bot: str = "defensive"
     replay_buffer: int = 500
 
 

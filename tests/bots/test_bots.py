@@ -94,7 +94,7 @@ def act(t: ActionType, seat: int = 0, tile: str | None = None, tiles: str = "") 
 
 
 def test_make_bot_by_name() -> None:
-    assert set(BOTS) == {"random", "tsumogiri", "efficient"}
+    assert set(BOTS) == {"random", "tsumogiri", "efficient", "defensive"}
     assert isinstance(make_bot("random", 1), RandomBot)
     assert isinstance(make_bot("tsumogiri"), TsumogiriBot)
     assert isinstance(make_bot("efficient", 3), EfficientBot)

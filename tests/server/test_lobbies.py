@@ -176,7 +176,7 @@ def test_draw_mode_shuffles_seats(sqlite_url: str, make_server: Any) -> None:
     for _ in range(12):
         host, _ = srv.guest("Host")
         code = host.post("/api/lobbies", json={"seat_mode": "draw"}).json()["code"]
-        for level in ("random", "efficient", "tsumogiri"):
+        for level in ("random", "efficient", "defensive"):
             host.post(f"/api/lobbies/{code}/bots", json={"level": level})
         game = host.post(f"/api/lobbies/{code}/start").json()["game"]
         seen.add(next(s["seat"] for s in game["seats"] if s["name"] == "Host"))

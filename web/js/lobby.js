@@ -165,7 +165,7 @@ export class LobbyScreen {
     if (host && l.status === "open") {
       const lvl = el("select", "bot-level");
       lvl.dataset.testid = "bot-level";
-      for (const b of ["efficient", "random", "tsumogiri"]) {
+      for (const b of ["efficient", "defensive", "random", "tsumogiri"]) {
         const o = el("option", "", t(`bot.${b}`));
         o.value = b;
         o.selected = b === this.botLevel;
