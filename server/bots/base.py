@@ -78,6 +78,19 @@ class Inputs:
         return self._legal
 
 
+def legal_of(
+    obs: engine.GameState | Mapping[str, Any], seat: int, legal: Sequence[Action] | None
+) -> Sequence[Action]:
+    """A decision's legal actions: ``legal`` as given (no copy), else from ``obs``.
+
+    Every bot's ``choose`` starts here: a seat with nothing to decide is an error.
+    """
+    acts = legal if legal is not None else Inputs(obs, seat, legal).legal
+    if not acts:
+        raise ValueError(f"seat {seat} has nothing to decide")
+    return acts
+
+
 # Tile strings of a view -> tiles (parse_tile handles any notation and is slower).
 _TILE = {tile_str(t): t for t in range(37)}
 _KIND = [kind(t) for t in range(37)]

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from server.bots.base import _KIND_OF_STR, Hand, Inputs, hand_of_state, read_hand
+from server.bots.base import _KIND_OF_STR, Hand, hand_of_state, legal_of, read_hand
 from server.bots.efficient import EfficientBot
 from server.engine import game as engine
 from server.engine.actions import A_DISCARD, A_KYUUSHU, A_PASS, A_RIICHI, A_RON, A_TSUMO, Action
@@ -100,9 +100,7 @@ class DefensiveBot(EfficientBot):
         seat: int,
         legal: Sequence[Action] | None = None,
     ) -> Action:
-        acts = legal if legal is not None else Inputs(obs, seat, legal).legal
-        if not acts:
-            raise ValueError(f"seat {seat} has nothing to decide")
+        acts = legal_of(obs, seat, legal)
         if isinstance(obs, engine.GameState):
             threats = threats_of_state(obs, seat)
         else:

@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from operator import attrgetter
 from typing import Any
 
-from server.bots.base import Hand, Inputs, hand_of_state, last_discard_of_state, read_hand
+from server.bots.base import Hand, hand_of_state, last_discard_of_state, legal_of, read_hand
 from server.engine import game as engine
 from server.engine.actions import (
     A_ANKAN,
@@ -77,9 +77,7 @@ class EfficientBot:
         seat: int,
         legal: Sequence[Action] | None = None,
     ) -> Action:
-        acts = legal if legal is not None else Inputs(obs, seat, legal).legal
-        if not acts:
-            raise ValueError(f"seat {seat} has nothing to decide")
+        acts = legal_of(obs, seat, legal)
         types = set(map(_TYPE, acts))
         if A_TSUMO in types or A_RON in types:
             return next(a for a in acts if a.type in _WIN)

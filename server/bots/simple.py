@@ -6,7 +6,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from server.bots.base import Inputs
+from server.bots.base import Inputs, legal_of
 from server.engine import game as engine
 from server.engine.actions import Action, ActionType
 from server.engine.tiles import parse_tile
@@ -26,11 +26,9 @@ class RandomBot:
         seat: int,
         legal: Sequence[Action] | None = None,
     ) -> Action:
-        # the list given needs no view and no copy (the common self-play case)
-        acts = legal if legal is not None else Inputs(obs, seat, legal).legal
-        if not acts:
-            raise ValueError(f"seat {seat} has nothing to decide")
-        return self.rng.choice(acts)  # the same draw as randrange(len(acts)), one frame fewer
+        # The list given needs no view and no copy (the common self-play case); choice
+        # is the same draw as randrange(len(acts)), one frame fewer.
+        return self.rng.choice(legal_of(obs, seat, legal))
 
 
 class TsumogiriBot:
@@ -47,10 +45,8 @@ class TsumogiriBot:
         seat: int,
         legal: Sequence[Action] | None = None,
     ) -> Action:
-        inp = Inputs(obs, seat, legal)
-        acts = inp.legal
-        if not acts:
-            raise ValueError(f"seat {seat} has nothing to decide")
+        acts = legal_of(obs, seat, legal)
+        inp = Inputs(obs, seat, acts)
         for a in acts:
             if a.type in (ActionType.TSUMO, ActionType.RON):
                 return a
