@@ -36,14 +36,23 @@ def _events(frames: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
 def test_full_game_by_clicking_until_standings(
     browser: Any, app_server: AppServer, artifacts: Path
 ) -> None:
-    """One person creates a lobby, adds three bots, starts, and clicks through a tonpuu game."""
+    """One person creates a lobby, adds three bots (two efficient, one defensive), starts,
+    and clicks through a tonpuu game."""
     me = open_person(browser, app_server.url, "Aoi")
     page = me.page
     create_lobby(page, length="tonpuu")
     # The rules summary shows what was chosen.
     summary = page.get_by_test_id("rules-summary").inner_text()
     assert "East only" in summary and "No timer" in summary
-    add_bots(page, [1, 2, 3])
+    # Each bot level says what it does, and the level chosen is the one added.
+    hint = page.get_by_test_id("bot-hint")
+    assert "never folds" in hint.inner_text()
+    add_bots(page, [1, 2])
+    page.get_by_test_id("bot-level").select_option("defensive")
+    assert "folds against riichi" in hint.inner_text()
+    add_bots(page, [3])
+    assert "Bot (defensive)" in page.locator(".slot[data-slot='3']").inner_text()
+    assert "Bot (efficient)" in page.locator(".slot[data-slot='2']").inner_text()
     page.screenshot(path=str(artifacts / "lobby.png"))
     page.get_by_test_id("start").click()
     page.locator(".table-screen").wait_for()

@@ -165,14 +165,21 @@ export class LobbyScreen {
     if (host && l.status === "open") {
       const lvl = el("select", "bot-level");
       lvl.dataset.testid = "bot-level";
+      // What each level does, beside the choice (a tooltip is not seen on a phone).
+      const about = el("span", "hint bot-hint", t(`bot_hint.${this.botLevel}`));
+      about.dataset.testid = "bot-hint";
       for (const b of ["efficient", "defensive", "random", "tsumogiri"]) {
         const o = el("option", "", t(`bot.${b}`));
         o.value = b;
+        o.title = t(`bot_hint.${b}`);
         o.selected = b === this.botLevel;
         lvl.append(o);
       }
-      lvl.addEventListener("change", () => (this.botLevel = lvl.value));
-      seats.append(lvl);
+      lvl.addEventListener("change", () => {
+        this.botLevel = lvl.value;
+        about.textContent = t(`bot_hint.${lvl.value}`);
+      });
+      seats.append(lvl, " ", about);
     }
     page.append(seats);
 
