@@ -5,6 +5,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
     JANTAKU_ENV=production \
+    JANTAKU_HOME=/app \
     JANTAKU_HOST=0.0.0.0 \
     JANTAKU_PORT=8000
 
@@ -20,6 +21,8 @@ COPY server server
 COPY migrations migrations
 COPY alembic.ini ./
 COPY web web
+# The package goes to site-packages; migrations/, alembic.ini and web/ stay in /app
+# (JANTAKU_HOME), where `jantaku` finds them.
 RUN pip install --no-deps . && chown -R jantaku /app
 
 USER jantaku

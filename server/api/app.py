@@ -28,6 +28,7 @@ from server.db.models import Lobby
 from server.db.recorder import Recorder
 from server.db.session import Database
 from server.engine.rules import RulesError, resolve
+from server.paths import project_root
 from server.settings import Settings, get_settings
 from server.tables.manager import TableManager
 from server.tables.resume import ResumeError
@@ -37,8 +38,6 @@ from server.tables.table import BotFactory, SeatSpec, TableConfig
 MAX_BODY_BYTES = 64 * 1024
 
 log = logging.getLogger(__name__)
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 async def push_lobby_after_game(ctx: ServerContext, game_id: int) -> None:
@@ -225,7 +224,7 @@ def create_app(
     app.include_router(ws.router)
     web = Path(settings.web_dir)
     if not web.is_absolute():
-        web = ROOT / web
+        web = project_root() / web
     if web.is_dir():
         # Mounted last so that /api and /ws routes take precedence.
         app.mount("/", StaticFiles(directory=web, html=True), name="web")

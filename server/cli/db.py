@@ -7,6 +7,7 @@ import sys
 
 from pydantic import ValidationError
 
+from server.paths import ProjectRootError, project_root
 from server.settings import SettingsError, get_settings
 
 
@@ -24,7 +25,8 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         url = get_settings().sqlalchemy_url
-    except (SettingsError, ValidationError) as exc:
+        project_root()
+    except (SettingsError, ValidationError, ProjectRootError) as exc:
         print(f"jantaku db: {exc}", file=sys.stderr)
         return 2
     if args.db_command == "upgrade":

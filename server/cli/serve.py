@@ -8,6 +8,7 @@ import sys
 
 from pydantic import ValidationError
 
+from server.paths import ProjectRootError, project_root
 from server.settings import SettingsError, get_settings
 
 
@@ -27,7 +28,8 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         settings = get_settings()
-    except (SettingsError, ValidationError) as exc:
+        project_root()  # migrations/ and web/ must be found before anything starts
+    except (SettingsError, ValidationError, ProjectRootError) as exc:
         print(f"jantaku serve: {exc}", file=sys.stderr)
         return 2
     if not args.no_migrate:

@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from alembic import command
 from alembic.config import Config
 
+from server.paths import project_root
 from server.settings import normalize_db_url
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def alembic_config(url: str) -> Config:
-    cfg = Config(str(ROOT / "alembic.ini"))
-    cfg.set_main_option("script_location", str(ROOT / "migrations"))
+    root = project_root()
+    cfg = Config(str(root / "alembic.ini"))
+    cfg.set_main_option("script_location", str(root / "migrations"))
     # ConfigParser interpolation treats % specially (URL-encoded passwords).
     cfg.set_main_option("sqlalchemy.url", normalize_db_url(url).replace("%", "%%"))
     return cfg
