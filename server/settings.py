@@ -37,6 +37,10 @@ class Settings(BaseSettings):
     web_dir: str = "web"
     # Cookies only travel over HTTPS when set; leave off for plain-HTTP self-hosting.
     secure_cookies: bool = False
+    # Pages that may open WebSockets on the session cookie, besides the server's own
+    # host (Host or X-Forwarded-Host): comma-separated origins, for a proxy that
+    # passes neither, e.g. "https://mahjong.example.com".
+    allowed_origins: str = ""
 
     # permessage-deflate on WebSockets: less bandwidth, more server CPU per frame.
     ws_compression: bool = False

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from collections.abc import Mapping
 
 COOKIE_NAME = "jantaku_token"
 
@@ -25,3 +26,37 @@ def bearer_token(authorization: str | None) -> str | None:
     if scheme.lower() != "bearer" or not value.strip():
         return None
     return value.strip()
+
+
+def _netloc(origin: str) -> str:
+    """``host[:port]`` of an origin or a Host header, lower case, default ports dropped."""
+    scheme, sep, rest = origin.strip().lower().partition("://")
+    if not sep:
+        scheme, rest = "", scheme
+    host = rest.split("/", 1)[0]
+    for default in ((":80", "http", "ws"), (":443", "https", "wss")):
+        if host.endswith(default[0]) and scheme in ("", *default[1:]):
+            host = host[: -len(default[0])]
+    return host
+
+
+def cookie_origin_ok(headers: Mapping[str, str], allowed: str) -> bool:
+    """May this WebSocket handshake use the session cookie? (cross-site WebSocket hijacking)
+
+    A browser always sends ``Origin`` and a page cannot forge it: the cookie is
+    taken only from the server's own pages, whose origin is the host the request
+    names (``Host``, or ``X-Forwarded-Host`` behind a proxy), or from one of
+    ``allowed`` (comma-separated origins). Without ``Origin`` the client is not a
+    browser, and no other site's page can be behind it.
+    """
+    origin = headers.get("origin")
+    if origin is None:
+        return True
+    own = {
+        _netloc(h)
+        for name in ("host", "x-forwarded-host")
+        for h in (headers.get(name) or "").split(",")
+        if h.strip()
+    }
+    own |= {_netloc(o) for o in allowed.split(",") if o.strip()}
+    return _netloc(origin) in own

@@ -15,7 +15,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 from sqlalchemy.orm import Session
 
-from server.api.auth import COOKIE_NAME, bearer_token
+from server.api.auth import COOKIE_NAME, bearer_token, cookie_origin_ok
 from server.api.context import ServerContext, lookup_player
 from server.api.ratelimit import TokenBucket
 from server.api.schemas import (
@@ -185,11 +185,21 @@ class _Session:
 
     async def authenticate(self, hello: Hello) -> tuple[bool, Player | None]:
         """(ok, player). No token at all is an anonymous spectator; a bad token fails."""
-        token = (
-            hello.token
-            or bearer_token(self.ws.headers.get("authorization"))
-            or self.ws.cookies.get(COOKIE_NAME)
-        )
+        token = hello.token or bearer_token(self.ws.headers.get("authorization"))
+        if not token:
+            token = self.ws.cookies.get(COOKIE_NAME)
+            if token and not cookie_origin_ok(self.ws.headers, self.ctx.settings.allowed_origins):
+                self.conn.send(
+                    error_frame(
+                        "auth_failed",
+                        "the session cookie is not accepted from this page's origin "
+                        "(behind a proxy: pass Host or X-Forwarded-Host, or set "
+                        "JANTAKU_ALLOWED_ORIGINS)",
+                        hello.ref,
+                    )
+                )
+                self.conn.close(4401)
+                return False, None
         if not token:
             return True, None
         player = await lookup_player(self.ctx, token)

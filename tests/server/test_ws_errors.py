@@ -10,6 +10,7 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
+from server.api.auth import COOKIE_NAME
 from tests.server.conftest import bot_table
 from tests.server.wsclient import TableClient
 
@@ -191,3 +192,49 @@ async def test_second_connection_replaces_first(table: Any) -> None:
     assert info.value.rcvd is not None and info.value.rcvd.code == 4409
     await _alive(second)
     await second.close()
+
+
+@pytest.mark.parametrize(
+    ("origin", "headers", "accepted"),
+    [
+        (None, {}, True),  # not a browser: no other site's page behind it
+        ("own", {}, True),  # the server's own page
+        ("http://evil.example", {}, False),  # another site's page riding the cookie
+        ("http://127.0.0.1:1", {}, False),  # same host, another port: another origin
+        ("https://mahjong.example", {"X-Forwarded-Host": "mahjong.example"}, True),  # a proxy
+    ],
+)
+async def test_session_cookie_is_taken_only_from_the_servers_own_pages(
+    table: Any, origin: str | None, headers: dict[str, str], accepted: bool
+) -> None:
+    srv, g, game_id = table
+    sent = {"Cookie": f"{COOKIE_NAME}={g['token']}", **headers}
+    if origin is not None:
+        sent["Origin"] = srv.http if origin == "own" else origin
+    async with connect(f"{srv.ws}/ws/table/{game_id}", additional_headers=sent) as ws:
+        await ws.send(json.dumps({"type": "hello"}))
+        msg = json.loads(await ws.recv())
+        if accepted:
+            assert msg["type"] == "welcome" and msg["seat"] is not None
+            return
+        assert msg["code"] == "auth_failed"
+        assert "JANTAKU_ALLOWED_ORIGINS" in msg["message"]
+        with pytest.raises(ConnectionClosed) as info:
+            await ws.recv()
+        assert info.value.rcvd is not None and info.value.rcvd.code == 4401
+
+
+async def test_allowed_origins_and_explicit_tokens(sqlite_url: str, make_server: Any) -> None:
+    srv = make_server(sqlite_url, bot_delay_seconds=0.0, allowed_origins="https://mahjong.example")
+    _client, g, game_id = bot_table(srv, {"preset": "standard", "think_seconds": 0})
+    cookie = {"Cookie": f"{COOKIE_NAME}={g['token']}"}
+    for origin, hello in (
+        ("https://mahjong.example", {"type": "hello"}),  # configured
+        # A token sent in hello is no ambient credential: any page that has it may use it.
+        ("http://evil.example", {"type": "hello", "token": g["token"]}),
+    ):
+        headers = {**cookie, "Origin": origin}
+        async with connect(f"{srv.ws}/ws/table/{game_id}", additional_headers=headers) as ws:
+            await ws.send(json.dumps(hello))
+            msg = json.loads(await ws.recv())
+            assert msg["type"] == "welcome" and msg["seat"] is not None, (origin, msg)
