@@ -19,6 +19,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from server.api import games, history, lobbies, memory, players, score, ws
+from server.api.auth import COOKIE_NAME, COOKIE_ORIGIN_REFUSED, cookie_origin_ok
 from server.api.context import ServerContext
 from server.api.hub import LobbyHub
 from server.api.ratelimit import WindowLimiter
@@ -55,6 +56,53 @@ async def push_lobby_after_game(ctx: ServerContext, game_id: int) -> None:
         ctx.hub.publish(code, await ctx.run_db(load))
 
 
+async def send_error(send: Send, status: int, code: str, message: str) -> None:
+    """An error response in the API's shape, from a middleware (no route involved)."""
+    body = orjson.dumps({"detail": {"code": code, "message": message}})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+class CookieOrigin:
+    """A request that changes something on the session cookie must come from our pages.
+
+    POST, PUT, PATCH and DELETE carrying the cookie (and no bearer header) from a
+    page of another origin (``Origin`` not the server's host: ``auth.cookie_origin_ok``)
+    get 403 ``cross_origin`` before any route runs. SameSite=Lax already keeps the
+    cookie off other sites' requests, but not off a page on the same host at
+    another port, which could otherwise post a body-less form (leave, start,
+    logout) or a log import as the player.
+    """
+
+    UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+    def __init__(self, app: ASGIApp, allowed: str) -> None:
+        self.app = app
+        self.allowed = allowed
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] in self.UNSAFE:
+            headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
+            cookie = f"{COOKIE_NAME}=" in headers.get("cookie", "")
+            if (
+                cookie
+                and "authorization" not in headers
+                and not cookie_origin_ok(headers, self.allowed)
+            ):
+                await send_error(send, 403, "cross_origin", COOKIE_ORIGIN_REFUSED)
+                return
+        await self.app(scope, receive, send)
+
+
 class BodyLimit:
     """Request bodies over the limit get a 413 in the API's error shape; nothing is read.
 
@@ -81,18 +129,7 @@ class BodyLimit:
         for name, value in scope["headers"]:
             if name == b"content-length":
                 if value.isdigit() and int(value) > limit:
-                    body = orjson.dumps({"detail": {"code": "too_large", "message": message}})
-                    await send(
-                        {
-                            "type": "http.response.start",
-                            "status": 413,
-                            "headers": [
-                                (b"content-type", b"application/json"),
-                                (b"content-length", str(len(body)).encode()),
-                            ],
-                        }
-                    )
-                    await send({"type": "http.response.body", "body": body})
+                    await send_error(send, 413, "too_large", message)
                     return
                 break
         seen = 0
@@ -202,6 +239,7 @@ def create_app(
         # /api/score answers in the calculator's own {"error": ...} format (16 KiB).
         limits={"/api/games/import": history.MAX_UPLOAD_BYTES, "/api/score": None},
     )
+    app.add_middleware(CookieOrigin, allowed=settings.allowed_origins)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:

@@ -40,6 +40,13 @@ def _netloc(origin: str) -> str:
     return host
 
 
+# What a request refused by ``cookie_origin_ok`` is told (HTTP 403 and WebSocket alike).
+COOKIE_ORIGIN_REFUSED = (
+    "the session cookie is not accepted from this page's origin "
+    "(behind a proxy: pass Host or X-Forwarded-Host, or set JANTAKU_ALLOWED_ORIGINS)"
+)
+
+
 def cookie_origin_ok(headers: Mapping[str, str], allowed: str) -> bool:
     """May this WebSocket handshake use the session cookie? (cross-site WebSocket hijacking)
 

@@ -15,7 +15,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 from sqlalchemy.orm import Session
 
-from server.api.auth import COOKIE_NAME, bearer_token, cookie_origin_ok
+from server.api.auth import COOKIE_NAME, COOKIE_ORIGIN_REFUSED, bearer_token, cookie_origin_ok
 from server.api.context import ServerContext, lookup_player
 from server.api.ratelimit import TokenBucket
 from server.api.schemas import (
@@ -189,15 +189,7 @@ class _Session:
         if not token:
             token = self.ws.cookies.get(COOKIE_NAME)
             if token and not cookie_origin_ok(self.ws.headers, self.ctx.settings.allowed_origins):
-                self.conn.send(
-                    error_frame(
-                        "auth_failed",
-                        "the session cookie is not accepted from this page's origin "
-                        "(behind a proxy: pass Host or X-Forwarded-Host, or set "
-                        "JANTAKU_ALLOWED_ORIGINS)",
-                        hello.ref,
-                    )
-                )
+                self.conn.send(error_frame("auth_failed", COOKIE_ORIGIN_REFUSED, hello.ref))
                 self.conn.close(4401)
                 return False, None
         if not token:

@@ -64,6 +64,38 @@ def test_oversized_bodies_are_refused_and_change_nothing(srv: Any) -> None:
         engine.dispose()
 
 
+def test_cookie_requests_from_another_origins_page_are_refused(srv: Any) -> None:
+    """A page of another origin cannot act on the cookie (leave, start, logout, import...)."""
+    host, _ = srv.guest("Host")
+    code = host.post("/api/lobbies", json={}).json()["code"]
+    evil = {"Origin": "http://127.0.0.1:1"}  # same host, another port: another origin
+    for method, path in (
+        ("POST", f"/api/lobbies/{code}/leave"),
+        ("POST", f"/api/lobbies/{code}/start"),
+        ("POST", f"/api/lobbies/{code}/bots"),
+        ("DELETE", f"/api/lobbies/{code}/bots/1"),
+        ("PATCH", "/api/me"),
+        ("POST", "/api/games/import"),
+        ("POST", "/api/logout"),
+    ):
+        r = host.request(method, path, headers=evil, content=b"{}")
+        assert r.status_code == 403, (path, r.text)
+        assert r.json()["detail"]["code"] == "cross_origin"
+        assert "JANTAKU_ALLOWED_ORIGINS" in r.json()["detail"]["message"]
+    # Nothing changed: still the host of an open lobby, still signed in.
+    lobby = host.get(f"/api/lobbies/{code}").json()
+    assert lobby["status"] == "open" and lobby["slots"][0]["player"]["name"] == "Host"
+    assert host.get("/api/me").status_code == 200
+    # Reading is not refused; our own page, a bearer token and a client without Origin act.
+    assert host.get(f"/api/lobbies/{code}", headers=evil).status_code == 200
+    own = {"Origin": srv.http}
+    assert host.post(f"/api/lobbies/{code}/bots", json={}, headers=own).status_code == 200
+    token = host.cookies.get("jantaku_token")
+    bearer = {**evil, "Authorization": f"Bearer {token}"}
+    assert host.post(f"/api/lobbies/{code}/bots", json={}, headers=bearer).status_code == 200
+    assert host.post(f"/api/lobbies/{code}/bots", json={}).status_code == 200
+
+
 def test_token_stored_only_as_hmac(srv: Any) -> None:
     from sqlalchemy import create_engine, text
 
