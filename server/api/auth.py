@@ -48,9 +48,10 @@ COOKIE_ORIGIN_REFUSED = (
 
 
 def cookie_origin_ok(headers: Mapping[str, str], allowed: str) -> bool:
-    """May this WebSocket handshake use the session cookie? (cross-site WebSocket hijacking)
+    """May this request use the session cookie? (cross-site request forgery and WebSocket
+    hijacking: a WebSocket handshake, or a change over HTTP, ``app.CookieOrigin``)
 
-    A browser always sends ``Origin`` and a page cannot forge it: the cookie is
+    Browsers send ``Origin`` on those and a page cannot forge it: the cookie is
     taken only from the server's own pages, whose origin is the host the request
     names (``Host``, or ``X-Forwarded-Host`` behind a proxy), or from one of
     ``allowed`` (comma-separated origins). Without ``Origin`` the client is not a
