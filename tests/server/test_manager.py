@@ -12,19 +12,23 @@ from server.tables.table import SeatSpec, TableConfig
 
 async def test_finished_table_and_its_timer_are_dropped_after_the_linger_time() -> None:
     config = TableConfig(round_end_pause=0.0, bot_delay=0.0)
-    mgr = TableManager(config, NullSink(), linger_seconds=0.2)
+    mgr = TableManager(config, NullSink(), linger_seconds=1.0)
     ended: list[int] = []
     mgr.on_game_end = ended.append
     bots = [SeatSpec(f"bot{s}", bot="efficient") for s in range(4)]
     tables = [mgr.start_table(g, preset("standard"), f"reap-{g}".encode(), 0, bots) for g in (1, 2)]
     async with asyncio.timeout(60):
-        while len(ended) < 2:
+        while not ended:
             await asyncio.sleep(0.01)
     # Over, but still there for late readers until the linger time has passed.
+    first = mgr.get(ended[0])
+    assert first is not None and first.finished
+    assert ended[0] in mgr._reapers
+    assert first.task is not None and not first.task.done()
+    async with asyncio.timeout(60):
+        while len(ended) < 2:
+            await asyncio.sleep(0.01)
     assert sorted(ended) == [1, 2]
-    assert mgr.stats() == {"tables": 2, "live": 0}
-    assert sorted(mgr._reapers) == [1, 2]
-    assert all(t.task is not None and not t.task.done() for t in tables)
     async with asyncio.timeout(10):
         while mgr.stats()["tables"]:
             await asyncio.sleep(0.02)
