@@ -253,6 +253,7 @@ def start_server(db_url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
         "JANTAKU_SECRET": secrets.token_urlsafe(48),
         "DATABASE_URL": db_url,
         "JANTAKU_JOIN_RATE_PER_MINUTE": "1000000",
+        "JANTAKU_GUEST_RATE_PER_MINUTE": "1000000",
         "JANTAKU_ROUND_END_PAUSE_SECONDS": "1",
         # Every seat is a bench client: no bot may take one over while tables are set up.
         "JANTAKU_DISCONNECT_GRACE_SECONDS": "3600",

@@ -56,6 +56,8 @@ class Settings(BaseSettings):
     ws_rate_burst: int = 40
     # Joining by code: attempts per client address per minute.
     join_rate_per_minute: int = 20
+    # New guest identities per client address per minute (each is a database row).
+    guest_rate_per_minute: int = 20
     # How many past events a table keeps in memory for reconnects (older ones
     # are answered with a full resync).
     replay_buffer_events: int = 500

@@ -215,6 +215,7 @@ def create_app(
             recorder=recorder,
             hub=LobbyHub(),
             join_limiter=WindowLimiter(settings.join_rate_per_minute, 60.0),
+            guest_limiter=WindowLimiter(settings.guest_rate_per_minute, 60.0),
         )
         await resume_games(db, tables, live)
         if manage_gc:

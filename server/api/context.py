@@ -32,6 +32,7 @@ class ServerContext:
     recorder: Recorder
     hub: LobbyHub
     join_limiter: WindowLimiter
+    guest_limiter: WindowLimiter
     # One lock per lobby: its changes and pushes happen in order, other lobbies run freely.
     lobby_locks: weakref.WeakValueDictionary[str, asyncio.Lock] = field(
         default_factory=weakref.WeakValueDictionary
@@ -83,3 +84,15 @@ CurrentPlayer = Annotated[Player, Depends(current_player)]
 
 def client_address(request: Request) -> str:
     return request.client.host if request.client else "unknown"
+
+
+def check_rate(limiter: WindowLimiter, request: Request, too_many: str) -> None:
+    """429 ``rate_limited`` (with Retry-After) once the client's address is over ``limiter``."""
+    wait = limiter.hit(client_address(request))
+    if wait is not None:
+        raise api_error(
+            429,
+            "rate_limited",
+            f"too many {too_many}; try again shortly",
+            headers={"Retry-After": str(int(wait) + 1)},
+        )

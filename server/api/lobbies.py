@@ -8,7 +8,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from sqlalchemy.orm import Session
 
-from server.api.context import Ctx, CurrentPlayer, ServerContext, api_error, client_address
+from server.api.context import Ctx, CurrentPlayer, ServerContext, api_error, check_rate
 from server.api.schemas import BotBody, JoinBody, LobbyCreate, LobbyUpdate, ReadyBody, SeatBody
 from server.db import lobbies
 from server.db.lobbies import LobbyError
@@ -41,14 +41,7 @@ def validated_rules(spec: str | dict[str, Any]) -> dict[str, Any]:
 
 
 def _limit(ctx: ServerContext, request: Request) -> None:
-    wait = ctx.join_limiter.hit(client_address(request))
-    if wait is not None:
-        raise api_error(
-            429,
-            "rate_limited",
-            "too many lobby look-ups; try again shortly",
-            headers={"Retry-After": str(int(wait) + 1)},
-        )
+    check_rate(ctx.join_limiter, request, "lobby look-ups")
 
 
 async def _change(

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Response
+from fastapi import APIRouter, Request, Response
 from sqlalchemy.orm import Session
 
 from server.api.auth import COOKIE_NAME, new_token, token_hash
-from server.api.context import Ctx, CurrentPlayer
+from server.api.context import Ctx, CurrentPlayer, check_rate
 from server.api.schemas import GuestCreate, GuestCreated, PlayerPublic
 from server.db import lobbies
 from server.db.models import Player
@@ -17,8 +17,11 @@ COOKIE_MAX_AGE = 365 * 24 * 3600
 
 
 @router.post("/guest", response_model=GuestCreated)
-async def create_guest(body: GuestCreate, response: Response, ctx: Ctx) -> GuestCreated:
+async def create_guest(
+    body: GuestCreate, request: Request, response: Response, ctx: Ctx
+) -> GuestCreated:
     """Create a guest identity; the token comes back in the body and as an HttpOnly cookie."""
+    check_rate(ctx.guest_limiter, request, "new guests from this address")
     token = new_token()
     h = token_hash(ctx.settings.secret, token)
     player = await ctx.run_db(lambda s: lobbies.create_player(s, body.name, h))

@@ -30,6 +30,7 @@ class LiveServer:
             "round_end_pause_seconds": 30.0,
             "disconnect_grace_seconds": 30.0,
             "join_rate_per_minute": 1000,
+            "guest_rate_per_minute": 1000,
             "ws_rate_per_second": 10000.0,
             "ws_rate_burst": 10000,
         }

@@ -8,7 +8,9 @@ from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy import func, select
 
+from server.db.models import Player
 from tests.server.wsclient import lobby_listener
 
 
@@ -223,6 +225,26 @@ def test_unknown_code_and_join_rate_limit(sqlite_url: str, make_server: Any) -> 
     r = a.post("/api/lobbies/nope/join", json={})
     assert r.status_code == 429 and r.json()["detail"]["code"] == "rate_limited"
     assert int(r.headers["retry-after"]) >= 1
+
+
+def test_guest_creation_rate_limit(sqlite_url: str, make_server: Any) -> None:
+    srv = make_server(sqlite_url, guest_rate_per_minute=3)
+    first, _ = srv.guest("G0")
+    srv.guest("G1")
+    srv.guest("G2")
+    with httpx.Client(base_url=srv.http) as c:
+        r = c.post("/api/guest", json={"name": "One too many"})
+        assert r.status_code == 429, r.text
+        assert r.json()["detail"] == {
+            "code": "rate_limited",
+            "message": "too many new guests from this address; try again shortly",
+        }
+        assert int(r.headers["retry-after"]) >= 1
+        assert "set-cookie" not in r.headers
+    # Nothing was made, and the guests made before still work.
+    with srv.ctx.db.session() as s:
+        assert s.scalar(select(func.count()).select_from(Player)) == 3
+    assert first.get("/api/me").json()["name"] == "G0"
 
 
 async def test_lobby_changes_pushed_live(srv: Any) -> None:

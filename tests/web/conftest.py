@@ -52,6 +52,7 @@ class AppServer:
             "round_end_pause_seconds": 30.0,
             "disconnect_grace_seconds": 30.0,
             "join_rate_per_minute": 1000,
+            "guest_rate_per_minute": 1000,
         }
         options.update(overrides)
         self.app = create_app(Settings(**options))
