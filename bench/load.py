@@ -472,7 +472,11 @@ def main(argv: list[str] | None = None) -> int:
         "--procs", type=int, default=2, help="client processes (default 2; tables split evenly)"
     )
     p.add_argument("--db", help="DATABASE_URL for the spawned server (default: temp SQLite)")
-    p.add_argument("--url", help="use a running server instead, e.g. http://127.0.0.1:8000")
+    p.add_argument(
+        "--url",
+        help="use a running server instead, e.g. http://127.0.0.1:8000 (started with "
+        "JANTAKU_GUEST_RATE_PER_MINUTE and JANTAKU_JOIN_RATE_PER_MINUTE above 4 x tables)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument(
         "--no-batch", action="store_true", help="one frame per message (no hello batch option)"
