@@ -618,7 +618,8 @@ class GameState:
                 seen.add(t)
                 c[tid >> 2] -= 1
                 try:
-                    if shanten(c) == 0:
+                    # R14: not on a wait held four times in the concealed hand
+                    if shanten(c) == 0 and (4 not in c or any(c[w] < 4 for w in waits(c))):
                         out.append(_act(A_RIICHI, seat, t))
                 finally:
                     c[tid >> 2] += 1
@@ -657,7 +658,9 @@ class GameState:
         marking one seat changes no other seat's options)."""
         t = self._tile[tid]
         k = tid >> 2
-        calls_ok = DEAD_START - self.kans - self.draw_pos > 0  # R10: none on the last discard
+        # R10: none on the last discard; R13: none on the discard that aborts the
+        # round after the fourth kan by two or more players (only ron or pass)
+        calls_ok = DEAD_START - self.kans - self.draw_pos > 0 and not self._suukan_pending()
         chi_seat = (discarder + 1) % 4
         waits, riichi, cnt = self.waits, self.riichi, self.cnt  # locals: read 3 times a discard
         for s in _OTHERS[discarder]:
@@ -777,6 +780,11 @@ class GameState:
                 return f"{tile_str(action.tile)} is kuikae-forbidden after the call"
             return f"{tile_str(action.tile)} is not in the hand"
         if at is A_RIICHI:
+            if action.tile is not None and action.tile in {self._tile[t] for t in self.hands[s]}:
+                c = self.counts(s)
+                c[kind(action.tile)] -= 1
+                if shanten(c) == 0:
+                    return "that discard leaves only waits on tiles the hand holds all four of"
             return "discarding that tile does not leave the hand tenpai"
         if at is A_ANKAN and action.tile is not None and action.tile >= NUM_KINDS:
             return f"name an ankan by its kind ({tile_str(kind(action.tile))}), not the red five"
@@ -920,12 +928,17 @@ class GameState:
         events += self._reveal_pending()
         events.append(self._reveal_dora())  # R12: ankan reveals at once
         self._update_waits(s)
-        # R12: only kokushi may rob an ankan
+        # R12: only kokushi may rob an ankan, where the rules allow it
         self._clear_claims()
         self.claim_tile = ids[0]
         self.claim_from = s
         for o in range(4):
-            if o == s or k not in self.waits[o] or self.furiten(o):
+            if (
+                o == s
+                or not self.rules.kokushi_ankan_chankan
+                or k not in self.waits[o]
+                or self.furiten(o)
+            ):
                 continue
             c = self.counts(o)
             if sum(c) == 13 and shanten_kokushi(c) == 0:
@@ -1083,7 +1096,7 @@ class GameState:
             )
             if all(self.riichi) and self.rules.abortive_draws:
                 return events + self._ryuukyoku("suucha_riichi")
-        if self.kans == 4 and self.rules.abortive_draws and len(set(self.kan_seats)) > 1:
+        if self._suukan_pending():
             return events + self._ryuukyoku("suukan_sanra")
         if call is not None:
             return events + self._call(call, src, tid)
@@ -1099,6 +1112,10 @@ class GameState:
         if DEAD_START - self.kans - self.draw_pos == 0:  # live_left(), inlined: every discard
             return events + self._exhaustive()
         return events + self._draw((src + 1) % 4, rinshan=False)
+
+    def _suukan_pending(self) -> bool:
+        """R13: four kans by two or more players abort the round when the window closes."""
+        return self.kans == 4 and self.rules.abortive_draws and len(set(self.kan_seats)) > 1
 
     def _call(self, a: Action, src: int, tid: TileId) -> list[Event]:
         s = a.seat
@@ -1334,11 +1351,9 @@ class GameState:
         return [Event("ryuukyoku", data)]
 
     def is_tenpai_at_draw(self, s: int) -> bool:
-        """Tenpai for the exhaustive draw: a wait the seat does not hold all four of (karaten)."""
-        held = self.counts(s)
-        for f in self.melds[s]:
-            for t in f.ids:
-                held[t >> 2] += 1
+        """Tenpai for the exhaustive draw (R17): a wait whose four copies are not all in
+        the concealed hand; copies in the seat's own melds do not empty a wait."""
+        held = self.cnt[s]
         return any(held[k] < 4 for k in self.waits[s])
 
     def _exhaustive(self) -> list[Event]:
@@ -1442,8 +1457,9 @@ class GameState:
             return True  # the extension ends as soon as someone reaches the return points
         if rr.renchan:
             # R25 agari-yame / tenpai-yame: the dealer kept the deal by merit and is top
+            yame = self.rules.agari_yame if rr.kind == "agari" else self.rules.tenpai_yame
             return (
-                self.rules.agari_yame
+                yame
                 and rr.dealer_merit
                 and self.ranking()[0] == self.dealer
                 and self.scores[self.dealer] >= self.rules.return_points

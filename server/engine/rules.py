@@ -40,11 +40,19 @@ class RuleSet:
     double_wind_pair_fu: int = 4
     nagashi_mangan: bool = True
     pao: bool = True
+    # R24: with several yakuman in the hand, the pao seat answers for the whole
+    # hand (True: Tenhou) or only for the pao yakuman (False: Mahjong Soul).
+    pao_whole_hand: bool = True
+    # R12: a kokushi tenpai seat may rob an ankan (not on Tenhou).
+    kokushi_ankan_chankan: bool = True
     sanrenkou: bool = False
     isshoku_sanjun: bool = False
     tobi: bool = True
     west_extension: bool = True
+    # R25: in all-last the game ends when the dealer keeps the deal and is first,
+    # by a win (agari-yame) or by tenpai at the exhaustive draw (tenpai-yame).
     agari_yame: bool = True
+    tenpai_yame: bool = True
     leftover_sticks_to_first: bool = True
     abortive_draws: bool = True
     # Thinking time: seconds per action and a bank; think_seconds 0 = no timer.
@@ -82,11 +90,25 @@ class RuleSet:
         if not isinstance(data, dict):
             raise RulesError("rules must be a preset name or an object")
         d = dict(data)
+        if "preset" not in d and "agari_yame" in d:
+            # A whole RuleSet stored before these options existed: the rules it was
+            # played under (one flag for both yames, pao for the pao yakuman only).
+            for name, value in _LEGACY.items():
+                d.setdefault(name, d["agari_yame"] if value is None else value)
         base_name = d.pop("preset", None) or d.get("name") or "standard"
         if not isinstance(base_name, str):
             raise RulesError("rules preset must be a string")
         base = preset(base_name)
         return base.with_overrides(**d)
+
+
+# Options added after records were first stored, with the value those records
+# were played under (None: the stored agari_yame).
+_LEGACY: dict[str, bool | None] = {
+    "tenpai_yame": None,
+    "pao_whole_hand": False,
+    "kokushi_ankan_chankan": True,
+}
 
 
 def _check(cond: bool, msg: str) -> None:
@@ -106,11 +128,14 @@ def _validate(r: RuleSet) -> None:
         "kiriage_mangan",
         "nagashi_mangan",
         "pao",
+        "pao_whole_hand",
+        "kokushi_ankan_chankan",
         "sanrenkou",
         "isshoku_sanjun",
         "tobi",
         "west_extension",
         "agari_yame",
+        "tenpai_yame",
         "leftover_sticks_to_first",
         "abortive_draws",
     ):
@@ -136,6 +161,8 @@ PRESETS: dict[str, RuleSet] = {
         name="tenhou",
         uma=(20, 10, -10, -20),
         double_yakuman=False,
+        tenpai_yame=False,  # real Tenhou games play on after the dealer's tenpai
+        kokushi_ankan_chankan=False,
         think_seconds=5,
         bank_seconds=10,
     ),
@@ -143,6 +170,7 @@ PRESETS: dict[str, RuleSet] = {
         name="majsoul",
         uma=(15, 5, -5, -15),
         multiple_ron="triple",
+        pao_whole_hand=False,
         think_seconds=5,
         bank_seconds=20,
     ),

@@ -870,7 +870,12 @@ def settle_win(
     is_dealer = winner == dealer
     base = result.base
     mult = 6 if is_dealer else 4
-    liable = pao_multiplier(result) if (pao is not None and rules.pao) else 0
+    liable = 0
+    if pao is not None and rules.pao and pao_multiplier(result):
+        # R24: the whole hand (every yakuman in it) or only the pao yakuman
+        liable = (
+            sum(m for _, m in result.yakuman) if rules.pao_whole_hand else pao_multiplier(result)
+        )
     if liable:
         pao_base = 8000 * liable
         if discarder is not None:

@@ -4,8 +4,9 @@ import pytest
 
 from server.engine.actions import IllegalAction
 from server.engine.game import legal_actions, waiting_on
+from server.engine.rules import preset
 from server.engine.tiles import parse_tile
-from tests.engine.scenario import act, action, ev, game, pass_all, tsumogiri, types
+from tests.engine.scenario import PLAIN, act, action, ev, game, pass_all, tsumogiri, types
 
 # seat 0 discards 5p: seat 1 pons it (and later adds the 4th 5p), seat 2 waits on 5p.
 KAKAN_HANDS = [
@@ -246,3 +247,52 @@ def test_r12_ankan_with_a_red_five_is_named_by_its_kind() -> None:
         st.apply(action(0, "ankan", "0p"))
     evs = act(st, 0, "ankan", "5p")
     assert ev(evs, "kan")[0].data["tiles"] == ["5p", "5p", "5p", "0p"]
+
+
+# seat 0 makes three ankans, seat 1 the fourth; seat 2 holds 99p, seat 3 waits on 6p/9p (haku)
+FOUR_KANS = [
+    "1111m2222m3333m4m",
+    "5555p147s258s69m9p",
+    "99p123s456s789s12z",
+    "78p567m678m555z33z",
+]
+
+
+@pytest.mark.parametrize("ron", [False, True])
+def test_r13_the_discard_after_the_fourth_kan_offers_only_ron(ron: bool) -> None:
+    st = game(FOUR_KANS, draws="5m" + "9p", rinshan="6z6z6z1z")
+    for k in ("1m", "2m", "3m"):
+        act(st, 0, "ankan", k)
+    act(st, 0, "discard", "5m")
+    pass_all(st)
+    act(st, 1, "ankan", "5p")
+    act(st, 1, "discard", "9p")
+    assert types(st, 2) == set()  # no pon of 9p: the round ends unless it is ronned
+    assert types(st, 3) == {"ron", "pass"}
+    evs = act(st, 3, "ron" if ron else "pass")
+    if ron:
+        assert ev(evs, "agari")[0].data["winners"][0]["seat"] == 3
+    else:
+        assert ev(evs, "ryuukyoku")[0].data["reason"] == "suukan_sanra"
+
+
+def test_r13_pon_after_the_fourth_kan_without_abortive_draws() -> None:
+    rules = PLAIN.with_overrides(abortive_draws=False)
+    st = game(FOUR_KANS, draws="5m" + "9p", rinshan="6z6z6z1z", rules=rules)
+    for k in ("1m", "2m", "3m"):
+        act(st, 0, "ankan", k)
+    act(st, 0, "discard", "5m")
+    pass_all(st)
+    act(st, 1, "ankan", "5p")
+    act(st, 1, "discard", "9p")
+    assert "pon" in types(st, 2)  # the round goes on: calls stay (no fifth kan)
+
+
+def test_r12_no_chankan_on_an_ankan_for_kokushi_under_tenhou() -> None:
+    rules = preset("tenhou").with_overrides(red_fives=0)
+    assert not rules.kokushi_ankan_chankan
+    st = game(ANKAN_HANDS, draws="8m", rinshan="3s", rules=rules)
+    evs = act(st, 0, "ankan", "1m")
+    assert waiting_on(st) == frozenset({0})
+    (d,) = ev(evs, "draw")
+    assert d.data["rinshan"] and d.data["tile"] == "3s"

@@ -250,3 +250,13 @@ def test_r21_no_ura_without_riichi() -> None:
             evs += act(st, s, "pass")
     agari = ev(evs, "agari")[0].data
     assert agari["ura_indicators"] == [] and agari["winners"][0]["ura"] == 0
+
+
+def test_r14_no_riichi_on_a_fifth_copy_wait() -> None:
+    # 1111m234p567p789s + 9m: discarding 9m leaves only a wait on a fifth 1m
+    st = game(["1111m234p567p789s", None, None, None], draws="9m")
+    riichi = {a.tile for a in legal_actions(st, 0) if a.type.value == "riichi"}
+    assert riichi == {parse_tile("1m")}  # tanki on 9m
+    with pytest.raises(IllegalAction, match="all four"):
+        st.apply(action(0, "riichi", "9m"))
+    act(st, 0, "riichi", "1m")

@@ -108,3 +108,36 @@ def test_r19_dealer_tsumo_keeps_the_deal_and_adds_honba() -> None:
     assert w["deltas"] == [3300, -1100, -1100, -1100]
     next_round(st)
     assert st.dealer == 0 and st.honba == 2
+
+
+def test_r17_copies_in_own_melds_do_not_make_karaten() -> None:
+    # seat 1: 33m567p12s + kakan 3333s + pon 777z waits on 3s (penchan), all four
+    # 3s in its own kan: tenpai, as Tenhou and Mahjong Soul score it
+    hands = [
+        "3s2468m2468p9p145z",
+        "33m567p12s33s77z9m1z",
+        "7z1357m1357p579s2z",
+        "468m1389p468s346z",
+    ]
+    draws: list[str | None] = [None] * 70
+    draws[5] = "3s"  # seat 1's first own draw
+    st = game(hands, draws=draws)
+    act(st, 0, "discard", "3s")
+    act(st, 1, "pon", tiles="3s3s")
+    pass_all(st)
+    act(st, 1, "discard", "9m")
+    pass_all(st)
+    act(st, 2, "discard", "7z")
+    act(st, 1, "pon", tiles="7z7z")
+    pass_all(st)
+    act(st, 1, "discard", "1z")
+    pass_all(st)
+    tsumogiri(st, 3)
+    act(st, 1, "kakan", "3s")
+    pass_all(st)
+    tsumogiri(st, 1)  # the rinshan tile
+    assert st.concealed(1) == parse_tiles("33m567p12s")
+    assert st.waits[1] == [parse_tiles("3s")[0]] and st.is_tenpai_at_draw(1)
+    evs = tsumogiri(st, st.live_left() + 1)
+    (r,) = ev(evs, "ryuukyoku")
+    assert r.data["tenpai"] == [1]

@@ -216,3 +216,94 @@ def test_r25_tenpai_yame_only_when_the_dealer_is_first(scores: list[int], ends: 
         assert st.phase == "game_end"
     else:
         assert st.phase == "play" and (st.round_wind, st.kyoku, st.honba) == (1, 3, 1)
+
+
+TENHOU = preset("tenhou").with_overrides(red_fives=0)
+MAJSOUL = preset("majsoul").with_overrides(red_fives=0)
+
+
+def test_r25_no_tenpai_yame_under_tenhou_but_agari_yame() -> None:
+    # real Tenhou games play on after the all-last dealer's tenpai, even when first
+    st = game(
+        rotate(TENPAI_DEALER, 3),
+        dealer=3,
+        round_wind=1,
+        scores=[25000, 25000, 20000, 30000],
+        rules=TENHOU,
+    )
+    tsumogiri(st, 70)
+    next_round(st)
+    assert st.phase == "play" and (st.round_wind, st.kyoku, st.honba) == (1, 3, 1)
+    assert not TENHOU.tenpai_yame and TENHOU.agari_yame
+
+
+# seat 1 pons 5z (seat 0), 6z (seat 2), then 7z from seat 3 (liable) and waits on 1z/2z:
+# daisangen + tsuuiisou, two yakuman
+PAO_TWO_YAKUMAN = [
+    "258m369p258s345z9m",
+    "55z66z77z11z22z147s",
+    "147m147p369s346z8m",
+    "369m258p147s347z8p",
+]
+
+
+def pao_two_yakuman(rules, draws: str, honba: int = 0):
+    st = game(PAO_TWO_YAKUMAN, draws=draws, rules=rules, honba=honba)
+    act(st, 0, "discard", "5z")
+    act(st, 1, "pon", tiles="5z5z")
+    pass_all(st)
+    act(st, 1, "discard", "1s")
+    pass_all(st)
+    act(st, 2, "discard", "6z")
+    act(st, 1, "pon", tiles="6z6z")
+    pass_all(st)
+    act(st, 1, "discard", "4s")
+    pass_all(st)
+    tsumogiri(st, 1)
+    act(st, 3, "discard", "7z")
+    act(st, 1, "pon", tiles="7z7z")
+    pass_all(st)
+    act(st, 1, "discard", "7s")
+    pass_all(st)
+    assert st.pao_dragon[1] == 3
+    return st
+
+
+def _two_yakuman_win(evs):
+    (w,) = ev(evs, "agari")[0].data["winners"]
+    assert {y["id"] for y in w["yakuman"]} == {"daisangen", "tsuuiisou"}
+    assert w["pao"] == 3
+    return w
+
+
+@pytest.mark.parametrize(
+    ("rules", "deltas"),
+    [
+        # the pao seat pays the whole 64,000 and the honba (a real Tenhou log)
+        (TENHOU, [0, 64300, 0, -64300]),
+        # Mahjong Soul: pao pays the daisangen; the tsuuiisou is a tsumo by all
+        (MAJSOUL, [-16100, 64300, -8100, -40100]),
+    ],
+)
+def test_r24_pao_tsumo_of_two_yakuman_by_preset(rules, deltas: list[int]) -> None:
+    assert rules.pao_whole_hand is (rules is TENHOU)
+    st = pao_two_yakuman(rules, "9s8s8s8s" + "1m1m1p" + "2z", honba=1)
+    tsumogiri(st, 3)
+    w = _two_yakuman_win(act(st, 1, "tsumo"))
+    assert w["deltas"] == deltas
+
+
+@pytest.mark.parametrize(
+    ("rules", "deltas"),
+    [
+        # half of the whole hand each; the discarder pays the honba
+        (TENHOU, [0, 64300, -32300, -32000]),
+        (MAJSOUL, [0, 64300, -48300, -16000]),
+    ],
+)
+def test_r24_pao_ron_of_two_yakuman_by_preset(rules, deltas: list[int]) -> None:
+    st = pao_two_yakuman(rules, "9s8s8s8s" + "2z", honba=1)
+    evs = act(st, 2, "discard", "2z")
+    evs += act(st, 1, "ron")
+    w = _two_yakuman_win(evs)
+    assert w["deltas"] == deltas

@@ -352,15 +352,26 @@ def test_r24_pao_ron_splits_with_the_discarder() -> None:
     assert d == [48000, 0, -48000, 0]
 
 
-def test_r24_pao_covers_only_the_liable_yakuman() -> None:
-    # daisangen + tsuuiisou on tsumo: pao pays the daisangen part (32000) alone, the
-    # tsuuiisou part is a normal tsumo split (16000 / 8000 / 8000)
+@pytest.mark.parametrize(
+    ("whole", "deltas"),
+    [
+        # standard / tenhou: the pao seat answers for the whole hand
+        (True, [0, 64000, -64000, 0]),
+        # majsoul: pao pays the daisangen part (32000) alone, the tsuuiisou part is
+        # a normal tsumo split (16000 / 8000 / 8000)
+        (False, [-16000, 64000, -40000, -8000]),
+    ],
+)
+def test_r24_pao_with_two_yakuman_whole_hand_or_only_the_pao_yakuman(
+    whole: bool, deltas: list[int]
+) -> None:
     r = score("111z22z", "2z", ("pon:555z", "pon:666z", "pon:777z"), tsumo=True)
     assert dict(r.yakuman) == {"daisangen": 1, "tsuuiisou": 1}
+    rules = STD.with_overrides(pao_whole_hand=whole)
     d = settle_win(
-        r, winner=1, dealer=0, discarder=None, pao=2, honba=0, riichi_sticks=0, rules=STD
+        r, winner=1, dealer=0, discarder=None, pao=2, honba=0, riichi_sticks=0, rules=rules
     )
-    assert d == [-16000, 64000, -40000, -8000]
+    assert d == deltas
 
 
 def test_r24_pao_for_daisuushii_double() -> None:
