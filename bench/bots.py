@@ -14,7 +14,7 @@ import time
 
 from server.bots import BOTS, make_bot
 from server.bots.selfplay import Checks, bot_seed, game_seed, play_game
-from server.engine.rules import PRESETS, preset
+from server.engine.riichi.rules import PRESETS, preset
 
 
 def main() -> None:

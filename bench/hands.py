@@ -32,9 +32,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from mahjong.hand_calculating.hand import HandCalculator
 from mahjong.shanten import Shanten
 
-from server.engine.rules import RuleSet
-from server.engine.scoring import ScoreError, score_hand
-from server.engine.shanten import shanten
+from server.engine.riichi.rules import RuleSet
+from server.engine.riichi.scoring import ScoreError, score_hand
+from server.engine.riichi.shanten import shanten
 from tests.engine.test_scoring import DIFF_RULES, ours_args, random_hand, theirs_args
 
 TARGETS = {"scoring": 5.0, "shanten": 3.0}

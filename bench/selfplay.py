@@ -23,7 +23,7 @@ from typing import Any
 
 from server.bots import make_bot
 from server.bots.selfplay import Checks, Stats, bot_seed, game_seed, play_game
-from server.engine.rules import PRESETS, preset
+from server.engine.riichi.rules import PRESETS, preset
 
 # games/s with random agents on this 2-core machine, from issue 3
 ISSUE_REFERENCE = {"riichienv": 53.0, "mjx": 22.0, "jansou": 16.0}

@@ -28,7 +28,7 @@ from server.db import lobbies as lobby_queries
 from server.db.models import Lobby
 from server.db.recorder import Recorder
 from server.db.session import Database
-from server.engine.rules import RulesError, resolve
+from server.engine.riichi.rules import RulesError, resolve
 from server.paths import project_root
 from server.settings import Settings, get_settings
 from server.tables.manager import TableManager

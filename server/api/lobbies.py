@@ -13,7 +13,7 @@ from server.api.schemas import BotBody, JoinBody, LobbyCreate, LobbyUpdate, Read
 from server.db import lobbies
 from server.db.lobbies import LobbyError
 from server.db.models import Lobby, Player
-from server.engine.rules import RulesError, resolve
+from server.engine.riichi.rules import RulesError, resolve
 from server.tables.table import SeatSpec
 
 router = APIRouter(prefix="/api/lobbies", tags=["lobbies"])

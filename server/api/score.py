@@ -1,6 +1,6 @@
 """``POST /api/score``: the score calculator over HTTP.
 
-The body and the answer are the objects of ``server.engine.calc``. Status
+The body and the answer are the objects of ``server.wire.calc``. Status
 codes: 200 with the result; 400 with ``{"error": {"code": "bad_input", ...}}``
 for malformed JSON or fields (the message and ``field`` name the field); 422
 with code "not_agari" or "no_yaku" for a well-formed hand that cannot be
@@ -15,7 +15,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
-from server.engine.calc import error, score_request
+from server.wire.calc import error, score_request
 
 MAX_BODY = 16 * 1024
 

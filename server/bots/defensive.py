@@ -26,7 +26,7 @@ from server.bots.base import _KIND_OF_STR, Hand, hand_of_state, legal_of, read_h
 from server.bots.efficient import EfficientBot
 from server.engine import game as engine
 from server.engine.actions import A_DISCARD, A_KYUUSHU, A_PASS, A_RIICHI, A_RON, A_TSUMO, Action
-from server.engine.shanten import discard_shanten, shanten
+from server.engine.riichi.shanten import discard_shanten, shanten
 from server.engine.tiles import Kind, is_red, kind
 
 # An opponent with this many melds declared is treated as likely tenpai.

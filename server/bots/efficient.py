@@ -36,7 +36,7 @@ from server.engine.actions import (
     A_TSUMO,
     Action,
 )
-from server.engine.shanten import best_discards, discard_shanten, shanten
+from server.engine.riichi.shanten import best_discards, discard_shanten, shanten
 from server.engine.tiles import DRAGONS, YAOCHU, Kind, Tile, is_red, kind, parse_tile
 
 _WIN = (A_TSUMO, A_RON)

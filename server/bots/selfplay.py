@@ -29,7 +29,7 @@ from typing import Any
 from server.bots import Bot, make_bot
 from server.engine import game as engine
 from server.engine.actions import Action, ActionType, IllegalAction
-from server.engine.rules import RuleSet
+from server.engine.riichi.rules import RuleSet
 from server.engine.tiles import NUM_KINDS, kind, tile_str
 
 

@@ -1,6 +1,6 @@
 """``jantaku score``: score hands, one JSON object per line on stdin and stdout.
 
-The objects are those of ``server.engine.calc``. A line that cannot be scored
+The objects are those of ``server.wire.calc``. A line that cannot be scored
 gets an ``{"error": ...}`` line and the command goes on with the next one;
 blank lines are skipped. Exit status: 0, or 1 when any line was bad input.
 """
@@ -12,8 +12,8 @@ import json
 import sys
 from typing import Any, TextIO
 
-from server.engine.calc import error, score_request
-from server.engine.rules import PRESETS
+from server.engine.riichi.rules import PRESETS
+from server.wire.calc import error, score_request
 
 MAX_LINE = 16 * 1024
 

@@ -13,7 +13,7 @@ import sys
 
 from server.bots import BOTS
 from server.bots.selfplay import Checks, Stats, parse_bots, run_games
-from server.engine.rules import LENGTHS, PRESETS, RulesError, preset
+from server.engine.riichi.rules import LENGTHS, PRESETS, RulesError, preset
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

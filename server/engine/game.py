@@ -31,11 +31,12 @@ from server.engine.actions import (
     Event,
     IllegalAction,
 )
-from server.engine.agari import BlockType, regular_readings
 from server.engine.melds import Meld, MeldType
-from server.engine.rules import RuleSet
-from server.engine.scoring import ScoreError, WinContext, WinResult, score_hand, settle_win
-from server.engine.shanten import shanten, shanten_kokushi, waits
+from server.engine.riichi.agari import BlockType, regular_readings
+from server.engine.riichi.rules import RuleSet
+from server.engine.riichi.scoring import ScoreError, WinContext, WinResult, score_hand, settle_win
+from server.engine.riichi.shanten import shanten, shanten_kokushi, waits
+from server.engine.riichi.wall import DEAD_START, DORA_POS, FIRST_DRAW, RINSHAN_POS, URA_POS, Wall
 from server.engine.tiles import (
     DRAGONS,
     EAST,
@@ -50,7 +51,6 @@ from server.engine.tiles import (
     tile_of_id,
     tile_str,
 )
-from server.engine.wall import DEAD_START, DORA_POS, FIRST_DRAW, RINSHAN_POS, URA_POS, Wall
 
 # MeldType members as module constants, as actions.A_* for ActionType (faster to read).
 _M_ANKAN = MeldType.ANKAN
@@ -1576,7 +1576,7 @@ def replay(
     return st
 
 
-from server.engine.invariants import check_invariants  # noqa: E402
+from server.engine.riichi.invariants import check_invariants  # noqa: E402
 from server.engine.view import view  # noqa: E402
 
 __all__ = [

@@ -6,9 +6,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from server.engine.actions import Action
-from server.engine.rules import RuleSet
-from server.engine.scoring import ScoreError, score_hand
-from server.engine.shanten import shanten
+from server.engine.riichi.rules import RuleSet
+from server.engine.riichi.scoring import ScoreError, score_hand
+from server.engine.riichi.shanten import shanten
 from server.engine.tiles import NUM_KINDS, RED_IDS, red_of, sort_key, tile_str
 
 if TYPE_CHECKING:

@@ -25,7 +25,7 @@ from typing import Any
 
 from server.engine import game as engine
 from server.engine.actions import Event
-from server.engine.rules import RuleSet
+from server.engine.riichi.rules import RuleSet
 from server.records.load import parse_log
 from server.records.mjlog import looks_like_mjlog
 from server.records.model import LoggedGame, LoggedRound, RecordError

@@ -19,7 +19,7 @@ from typing import Any
 
 from server.engine import game as engine
 from server.engine.actions import Action, IllegalAction
-from server.engine.rules import RulesError, RuleSet
+from server.engine.riichi.rules import RulesError, RuleSet
 from server.records.model import RecordError
 
 FORMAT = "jantaku-record"

@@ -19,10 +19,10 @@ from typing import Any
 
 from server.engine.actions import Action, ActionType, Event, IllegalAction
 from server.engine.game import GameState, apply, legal_actions, next_round, waiting_on
-from server.engine.rules import RuleSet, preset
-from server.engine.scoring import WinResult
+from server.engine.riichi.rules import RuleSet, preset
+from server.engine.riichi.scoring import WinResult
+from server.engine.riichi.wall import Wall
 from server.engine.tiles import kind, parse_tile, sort_key, tile_str, tiles_str
-from server.engine.wall import Wall
 from server.records.model import (
     DrawType,
     LoggedGame,

@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from server.engine import game as engine
-from server.engine.rules import RuleSet
+from server.engine.riichi.rules import RuleSet
 from server.tables.resume import rebuild
 from server.tables.sink import TableSink
 from server.tables.table import BotFactory, SeatSpec, Table, TableConfig

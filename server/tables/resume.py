@@ -15,7 +15,7 @@ from typing import Any
 
 from server.engine import game as engine
 from server.engine.actions import Action, Event, IllegalAction
-from server.engine.rules import RuleSet
+from server.engine.riichi.rules import RuleSet
 from server.tables.table import RESULT_TYPES
 
 

@@ -14,7 +14,7 @@ from server.bots.base import hand_of_state, last_discard_of_state
 from server.bots.selfplay import Checks, bot_seed, game_seed, play_game
 from server.engine import game as engine
 from server.engine.actions import Action, ActionType
-from server.engine.rules import preset
+from server.engine.riichi.rules import preset
 from server.engine.tiles import parse_tile, parse_tiles, tile_str
 
 A = ActionType

@@ -14,7 +14,7 @@ from server.bots import BOTS, DefensiveBot, EfficientBot, make_bot
 from server.bots.defensive import PUSH_DANGER, danger, read_threats, threats_of_state
 from server.bots.selfplay import Checks, bot_seed, game_seed, play_game
 from server.engine import game as engine
-from server.engine.rules import preset
+from server.engine.riichi.rules import preset
 from server.engine.tiles import kind, parse_tile, parse_tiles, tile_str
 from tests.bots.test_bots import A, act, discards, make_view
 

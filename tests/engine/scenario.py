@@ -6,9 +6,9 @@ from collections.abc import Sequence
 
 from server.engine.actions import Action, ActionType, Event
 from server.engine.game import GameState, check_invariants, legal_actions
-from server.engine.rules import RuleSet, preset
+from server.engine.riichi.rules import RuleSet, preset
+from server.engine.riichi.wall import Wall
 from server.engine.tiles import parse_tile
-from server.engine.wall import Wall
 
 PLAIN = preset("standard").with_overrides(red_fives=0)
 

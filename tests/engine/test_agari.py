@@ -1,4 +1,4 @@
-from server.engine.agari import (
+from server.engine.riichi.agari import (
     Block,
     BlockType,
     WaitShape,

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from server.engine.calc import score_request
+from server.wire.calc import score_request
 
 
 def test_scores_a_riichi_ron_with_dora_and_aka() -> None:

@@ -17,11 +17,11 @@ from server.engine.game import (
     view,
     waiting_on,
 )
-from server.engine.rules import preset
-from server.engine.scoring import ScoreError
+from server.engine.riichi.rules import preset
+from server.engine.riichi.scoring import ScoreError
+from server.engine.riichi.wall import Wall, deal_positions
 from server.engine.tiles import tile_str
 from server.engine.view import views
-from server.engine.wall import Wall, deal_positions
 from tests.engine import scenario
 
 

@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from server.engine.melds import Meld, MeldType
-from server.engine.rules import preset
-from server.engine.scoring import WinContext, score_hand, settle_win
+from server.engine.riichi.rules import preset
+from server.engine.riichi.scoring import WinContext, score_hand, settle_win
 from server.engine.tiles import EAST, Tile, parse_tiles
 
 FIXTURE = Path(__file__).parent.parent / "fixtures" / "majiang-core" / "hule.json"

@@ -1,7 +1,7 @@
 """Multiple ron per preset (R9), honba and riichi sticks to the first winner (R19, R20)."""
 
 from server.engine.game import next_round, waiting_on
-from server.engine.rules import preset
+from server.engine.riichi.rules import preset
 from tests.engine.scenario import act, ev, game
 
 # seat 0 discards 5p; seats 1, 2 and 3 all win on it with tanyao (1 han 40 fu = 1300 each).

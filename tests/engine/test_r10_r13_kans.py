@@ -4,7 +4,7 @@ import pytest
 
 from server.engine.actions import IllegalAction
 from server.engine.game import legal_actions, waiting_on
-from server.engine.rules import preset
+from server.engine.riichi.rules import preset
 from server.engine.tiles import parse_tile
 from tests.engine.scenario import PLAIN, act, action, ev, game, pass_all, tsumogiri, types
 
@@ -237,7 +237,7 @@ def test_r12_second_kakan_stands_the_first_kans_dora_shows() -> None:
 
 
 def test_r12_ankan_with_a_red_five_is_named_by_its_kind() -> None:
-    from server.engine.rules import preset
+    from server.engine.riichi.rules import preset
 
     hands = ["0555p123m456s789s", None, None, None]
     st = game(hands, draws="2z", rinshan="3z", rules=preset("standard"))

@@ -3,7 +3,7 @@
 import pytest
 
 from server.engine.game import next_round
-from server.engine.rules import preset
+from server.engine.riichi.rules import preset
 from tests.engine.scenario import PLAIN, act, ev, game, pass_all, rotate, tsumogiri
 
 # seat 1 pons 5z from seat 0, 6z from seat 2, then 7z from seat 3 (liable), waits on 9p
@@ -174,7 +174,7 @@ def test_r26_final_ranking_ties_by_seat_order_oka_uma_leftover_sticks(
     name: str, first_dealer: int, expected: dict[int, tuple[int, int, float]]
 ) -> None:
     from server.engine.game import GameState
-    from server.engine.wall import Wall
+    from server.engine.riichi.wall import Wall
 
     rules = preset(name).with_overrides(red_fives=0, west_extension=False)
     dealer = (first_dealer + 3) % 4

@@ -1,6 +1,6 @@
 import pytest
 
-from server.engine.rules import PRESETS, RulesError, RuleSet, preset, resolve
+from server.engine.riichi.rules import PRESETS, RulesError, RuleSet, preset, resolve
 
 
 def test_presets_by_name_match_rules_table() -> None:

@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
-from server.engine import scoring
-from server.engine.agari import BlockType, regular_readings
 from server.engine.melds import Meld, MeldType
-from server.engine.rules import RuleSet, preset
-from server.engine.scoring import (
+from server.engine.riichi import scoring
+from server.engine.riichi.agari import BlockType, regular_readings
+from server.engine.riichi.rules import RuleSet, preset
+from server.engine.riichi.scoring import (
     ScoreError,
     WinContext,
     WinResult,
@@ -24,8 +24,8 @@ from server.engine.scoring import (
     score_hand,
     settle_win,
 )
+from server.engine.riichi.yaku import YAKU_HAN, YAKUMAN_IDS
 from server.engine.tiles import EAST, WIND_LETTERS, counts, parse_tile, parse_tiles
-from server.engine.yaku import YAKU_HAN, YAKUMAN_IDS
 
 STD = preset("standard")
 

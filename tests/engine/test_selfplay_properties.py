@@ -22,7 +22,7 @@ import pytest
 
 from server.bots import make_bot
 from server.bots.selfplay import Checks, Stats, bot_seed, game_seed, play_game
-from server.engine.rules import preset
+from server.engine.riichi.rules import preset
 
 CI = os.environ.get("CI") == "true"
 

@@ -13,8 +13,8 @@ import random
 
 import pytest
 
-from server.engine.agari import BlockType, Form, WaitShape, is_complete, regular_readings
-from server.engine.shanten import (
+from server.engine.riichi.agari import BlockType, Form, WaitShape, is_complete, regular_readings
+from server.engine.riichi.shanten import (
     best_discards,
     discard_shanten,
     discard_ukeire,

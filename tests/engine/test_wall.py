@@ -5,9 +5,8 @@ import struct
 
 import pytest
 
-from server.engine import wall as wall_module
-from server.engine.tiles import parse_tiles, tile_of_id
-from server.engine.wall import (
+from server.engine.riichi import wall as wall_module
+from server.engine.riichi.wall import (
     DORA_POS,
     RINSHAN_POS,
     URA_POS,
@@ -16,6 +15,7 @@ from server.engine.wall import (
     new_seed,
     stack_order,
 )
+from server.engine.tiles import parse_tiles, tile_of_id
 
 
 def test_r2_break_from_dice_counts_counter_clockwise_from_dealer() -> None:

@@ -7,10 +7,10 @@ from typing import Any
 import pytest
 
 from server.engine.melds import Meld
-from server.engine.rules import RuleSet, preset
-from server.engine.scoring import ScoreError, WinContext, WinResult, score_hand
+from server.engine.riichi.rules import RuleSet, preset
+from server.engine.riichi.scoring import ScoreError, WinContext, WinResult, score_hand
+from server.engine.riichi.yaku import YAKU_HAN, YAKUMAN_IDS
 from server.engine.tiles import EAST, WIND_LETTERS, parse_tile, parse_tiles
-from server.engine.yaku import YAKU_HAN, YAKUMAN_IDS
 
 
 def score(

@@ -7,7 +7,7 @@ from typing import Any
 
 from server.engine import game as engine
 from server.engine.actions import ActionType
-from server.engine.rules import preset
+from server.engine.riichi.rules import preset
 
 
 def self_play(seed: bytes, rng_seed: int, rules_name: str = "tenhou") -> engine.GameState:

@@ -13,7 +13,7 @@ import pytest
 from server.bots import make_bot
 from server.bots.selfplay import Checks, play_game
 from server.engine import game as engine
-from server.engine.rules import preset
+from server.engine.riichi.rules import preset
 from server.records.importer import (
     ImportedGame,
     LogImportError,

@@ -9,7 +9,7 @@ import pytest
 
 from server.engine import game as engine
 from server.engine.actions import Action, ActionType
-from server.engine.rules import preset
+from server.engine.riichi.rules import preset
 from server.records.model import RecordError
 from server.records.record import GameRecord, replay
 from tests.records.helpers import fingerprint, self_play

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from server.engine.rules import preset
+from server.engine.riichi.rules import preset
 from server.tables.manager import TableManager
 from server.tables.sink import NullSink
 from server.tables.table import SeatSpec, TableConfig

@@ -133,7 +133,7 @@ def test_rebuild_matches_the_game_at_every_cut_including_between_rounds() -> Non
     import random
 
     from server.engine import game as engine
-    from server.engine.rules import preset
+    from server.engine.riichi.rules import preset
     from server.tables.resume import ResumeError, rebuild
 
     rules = preset("standard")

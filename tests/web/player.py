@@ -250,7 +250,7 @@ def check_against_server(page: Any, st: dict[str, Any], stats: Stats) -> None:
 def best_discard(hand: list[str], playable: list[str]) -> int:
     """Index in the shown hand of the allowed discard leaving the lowest shanten
     (the drawn tile, shown last, wins ties)."""
-    from server.engine.shanten import shanten
+    from server.engine.riichi.shanten import shanten
     from server.engine.tiles import counts, parse_tile
 
     tiles = [parse_tile(x) for x in hand]

@@ -11,7 +11,7 @@ from types import ModuleType
 
 import pytest
 
-from server.engine.yaku import YAKU_HAN, YAKUMAN_IDS
+from server.engine.riichi.yaku import YAKU_HAN, YAKUMAN_IDS
 
 ROOT = Path(__file__).resolve().parents[2]
 WEB = ROOT / "web"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from server.engine.wall import DEAD_START, RINSHAN_POS
+from server.engine.riichi.wall import DEAD_START, RINSHAN_POS
 
 if TYPE_CHECKING:
     from server.engine.game import GameState

@@ -27,8 +27,8 @@ from __future__ import annotations
 from typing import Any
 
 from server.engine.melds import Meld
-from server.engine.rules import RulesError, RuleSet, resolve
-from server.engine.scoring import ScoreError, WinContext, WinResult, score_hand
+from server.engine.riichi.rules import RulesError, RuleSet, resolve
+from server.engine.riichi.scoring import ScoreError, WinContext, WinResult, score_hand
 from server.engine.tiles import EAST, WIND_LETTERS, Tile, TileError, parse_tile, parse_tiles
 
 BOOL_FIELDS = (

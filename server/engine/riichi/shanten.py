@@ -28,7 +28,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from operator import add, itemgetter, mul, sub
 
-from server.engine.agari import (
+from server.engine.riichi.agari import (
     Block,
     BlockType,
     Form,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from server.engine.rules import RuleSet
+from server.engine.riichi.rules import RuleSet
 from server.engine.tiles import (
     CHUN,
     GREEN,

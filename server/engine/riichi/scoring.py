@@ -12,7 +12,17 @@ from operator import itemgetter
 from typing import Any
 
 from server.engine.melds import KAN_TYPES, Meld, MeldType
-from server.engine.rules import RuleSet
+from server.engine.riichi.rules import RuleSet
+from server.engine.riichi.yaku import (
+    IS_YAOCHU,
+    PAO_YAKUMAN,
+    YAKU_HAN,
+    YAKUMAN_IDS,
+    hand_yaku,
+    hand_yakuman,
+    reading_yaku,
+    reading_yakuman,
+)
 from server.engine.tiles import (
     EAST,
     HAKU,
@@ -28,16 +38,6 @@ from server.engine.tiles import (
     dora_of,
     kind,
     tile_str,
-)
-from server.engine.yaku import (
-    IS_YAOCHU,
-    PAO_YAKUMAN,
-    YAKU_HAN,
-    YAKUMAN_IDS,
-    hand_yaku,
-    hand_yakuman,
-    reading_yaku,
-    reading_yakuman,
 )
 
 _YAKU_RANK = {y: i for i, y in enumerate(YAKU_HAN)}
