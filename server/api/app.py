@@ -28,10 +28,10 @@ from server.db import lobbies as lobby_queries
 from server.db.models import Lobby
 from server.db.recorder import Recorder
 from server.db.session import Database
-from server.engine.riichi.rules import RulesError, resolve
 from server.paths import project_root
 from server.settings import Settings, get_settings
 from server.tables.manager import TableManager
+from server.tables.options import game_setup
 from server.tables.resume import ResumeError
 from server.tables.table import BotFactory, SeatSpec, TableConfig
 
@@ -156,16 +156,19 @@ async def resume_games(
     """
     for g in live:
         try:
+            variant, rules, options = game_setup(g.rules)
             tables.resume_table(
                 g.game_id,
-                resolve(g.rules),
+                variant,
+                rules,
+                options,
                 g.seed,
                 g.first_dealer,
                 [SeatSpec(name, pid, bot) for name, pid, bot in g.seats],
                 g.rows,
                 g.hands_saved,
             )
-        except (ResumeError, RulesError) as exc:
+        except (ResumeError, ValueError) as exc:
             log.error("game %d cannot be resumed, marked aborted: %s", g.game_id, exc)
             await asyncio.to_thread(
                 db.run, lambda s, gid=g.game_id: game_queries.abort_game(s, gid)

@@ -13,7 +13,7 @@ from server.api.schemas import BotBody, JoinBody, LobbyCreate, LobbyUpdate, Read
 from server.db import lobbies
 from server.db.lobbies import LobbyError
 from server.db.models import Lobby, Player
-from server.engine.riichi.rules import RulesError, resolve
+from server.tables.options import game_setup, stored_rules
 from server.tables.table import SeatSpec
 
 router = APIRouter(prefix="/api/lobbies", tags=["lobbies"])
@@ -33,10 +33,11 @@ STATUS = {
 
 
 def validated_rules(spec: str | dict[str, Any]) -> dict[str, Any]:
-    """The full options object of a preset name or ``{"preset": ..., overrides}``."""
+    """The full rules object (variant, options, thinking time) of a preset name or
+    ``{"preset": ..., overrides}``."""
     try:
-        return resolve(spec).to_dict()
-    except (RulesError, TypeError) as exc:
+        return stored_rules(*game_setup(spec))
+    except (ValueError, TypeError) as exc:
         raise api_error(422, "bad_rules", str(exc)) from None
 
 
@@ -71,9 +72,12 @@ async def _change(
 
 
 def _start_table(ctx: ServerContext, g: lobbies.StartedGame) -> None:
+    variant, rules, options = game_setup(g.rules)
     ctx.tables.start_table(
         g.game_id,
-        resolve(g.rules),
+        variant,
+        rules,
+        options,
         g.seed,
         g.first_dealer,
         [SeatSpec(name, pid, bot) for name, pid, bot in g.seats],

@@ -1,14 +1,15 @@
-"""Bots: players that see only their seat's view and legal actions.
+"""Bots: players that see only their seat's observation and legal actions.
 
 ``make_bot(name, seed)`` builds one by name; the same name and seed always
-play the same way.
+play the same way. ``BOTS`` is the one list of levels the API, the lobby
+schemas and the client read.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from server.bots.base import Bot, Hand, Inputs, read_hand
+from server.bots.base import Bot, Hand, read_hand
 from server.bots.defensive import DefensiveBot
 from server.bots.efficient import EfficientBot
 from server.bots.simple import RandomBot, TsumogiriBot
@@ -36,7 +37,6 @@ __all__ = [
     "DefensiveBot",
     "EfficientBot",
     "Hand",
-    "Inputs",
     "RandomBot",
     "TsumogiriBot",
     "make_bot",

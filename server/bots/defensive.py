@@ -14,18 +14,15 @@ or while the bot stays tenpai with its discard, it plays exactly like ``efficien
 * it calls nothing and declares no kan, and it takes kyuushu kyuuhai when offered;
   it still takes every win it is offered.
 
-It reads only its seat's view (``threats_of_state`` reads the same from the state).
+It reads only its seat's observation.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
-
-from server.bots.base import _KIND_OF_STR, Hand, hand_of_state, legal_of, read_hand
+from server.bots.base import legal_of, read_hand
 from server.bots.efficient import EfficientBot
-from server.engine import game as engine
 from server.engine.actions import A_DISCARD, A_KYUUSHU, A_PASS, A_RIICHI, A_RON, A_TSUMO, Action
+from server.engine.riichi.observe import Observation
 from server.engine.riichi.shanten import discard_shanten, shanten
 from server.engine.tiles import Kind, is_red, kind
 
@@ -38,22 +35,13 @@ PUSH_DANGER = 5
 Threat = tuple[bool, frozenset[Kind]]  # (in riichi, the kinds in their river)
 
 
-def read_threats(view: Mapping[str, Any], seat: int) -> list[Threat]:
+def read_threats(obs: Observation) -> list[Threat]:
     """Each opponent in riichi or with three melds (seat order): whether in riichi, and
     the kinds in their river (called ones too: they are furiten on all of them)."""
     return [
-        (bool(p["riichi"]), frozenset(_KIND_OF_STR[d["tile"]] for d in p["river"]))
-        for p in view["players"]
-        if p["seat"] != seat and (p["riichi"] or len(p["melds"]) >= OPEN_THREAT_MELDS)
-    ]
-
-
-def threats_of_state(state: engine.GameState, seat: int) -> list[Threat]:
-    """``read_threats(view(state, seat), seat)``, read from the state directly."""
-    return [
-        (bool(state.riichi[p]), frozenset(r.tid >> 2 for r in state.rivers[p]))
-        for p in range(4)
-        if p != seat and (state.riichi[p] or len(state.melds[p]) >= OPEN_THREAT_MELDS)
+        (p.riichi, frozenset(kind(d.tile) for d in p.river))
+        for p in obs.players
+        if p.seat != obs.seat and (p.riichi or len(p.melds) >= OPEN_THREAT_MELDS)
     ]
 
 
@@ -94,24 +82,14 @@ _DISCARDS = (A_DISCARD, A_RIICHI)
 class DefensiveBot(EfficientBot):
     name = "defensive"
 
-    def choose(
-        self,
-        obs: engine.GameState | Mapping[str, Any],
-        seat: int,
-        legal: Sequence[Action] | None = None,
-    ) -> Action:
-        acts = legal_of(obs, seat, legal)
-        if isinstance(obs, engine.GameState):
-            threats = threats_of_state(obs, seat)
-        else:
-            threats = read_threats(obs, seat)
+    def choose(self, obs: Observation) -> Action:
+        acts = legal_of(obs)
+        threats = read_threats(obs)
         if not threats or len(acts) == 1 or any(a.type in (A_TSUMO, A_RON) for a in acts):
-            return super().choose(obs, seat, acts)
-        hand: Hand = (
-            hand_of_state(obs, seat) if isinstance(obs, engine.GameState) else read_hand(obs, seat)
-        )
+            return super().choose(obs)
+        hand = read_hand(obs)
         if hand.riichi:
-            return super().choose(obs, seat, acts)
+            return super().choose(obs)
         c = hand.counts
         riichi = any(r for r, _ in threats)
         # The shanten from which the bot folds: against riichi anything short of
@@ -122,15 +100,15 @@ class DefensiveBot(EfficientBot):
             # answering a discard (a win was taken above): no call while folding
             passing = next((a for a in acts if a.type is A_PASS), None)
             if passing is None or shanten(c) < fold_from:
-                return super().choose(obs, seat, acts)
+                return super().choose(obs)
             return passing
         after = discard_shanten(c)
         allowed = {kind(a.tile) for a in acts if a.tile is not None and a.type in _DISCARDS}
         best_after = min(after[k] for k in allowed)
         if best_after < fold_from:
-            return super().choose(obs, seat, acts)  # close enough: push
+            return super().choose(obs)  # close enough: push
         if riichi and best_after == 1:
-            push = super().choose(obs, seat, acts)
+            push = super().choose(obs)
             if push.tile is not None and push.type in _DISCARDS:
                 pk = kind(push.tile)
                 seen = hand.visible[pk] + c[pk]

@@ -10,19 +10,15 @@
 * kyuushu kyuuhai when it may and is at least 3-shanten.
 It never folds.
 
-Handed the ``GameState``, it reads its ``Hand`` with ``hand_of_state`` (the
-same fields as from its view, without building the view).
+It reads its ``Hand`` from its seat's observation.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
 from operator import attrgetter
-from typing import Any
 
-from server.bots.base import Hand, hand_of_state, last_discard_of_state, legal_of, read_hand
-from server.engine import game as engine
+from server.bots.base import Hand, legal_of, read_hand
 from server.engine.actions import (
     A_ANKAN,
     A_CHI,
@@ -36,8 +32,9 @@ from server.engine.actions import (
     A_TSUMO,
     Action,
 )
+from server.engine.riichi.observe import Observation
 from server.engine.riichi.shanten import best_discards, discard_shanten, shanten
-from server.engine.tiles import DRAGONS, YAOCHU, Kind, Tile, is_red, kind, parse_tile
+from server.engine.tiles import DRAGONS, YAOCHU, Kind, Tile, is_red, kind
 
 _WIN = (A_TSUMO, A_RON)
 _TYPE = attrgetter("type")
@@ -71,31 +68,19 @@ class EfficientBot:
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
 
-    def choose(
-        self,
-        obs: engine.GameState | Mapping[str, Any],
-        seat: int,
-        legal: Sequence[Action] | None = None,
-    ) -> Action:
-        acts = legal_of(obs, seat, legal)
+    def choose(self, obs: Observation) -> Action:
+        acts = legal_of(obs)
         types = set(map(_TYPE, acts))
         if A_TSUMO in types or A_RON in types:
             return next(a for a in acts if a.type in _WIN)
         turn = A_DISCARD in types or A_RIICHI in types
         if len(acts) == 1:
             return acts[0]
-        acts = list(acts)
-        called: Tile | None
-        if isinstance(obs, engine.GameState):
-            hand = hand_of_state(obs, seat)
-            called = None if turn else last_discard_of_state(obs)
-        else:
-            hand = read_hand(obs, seat)
-            last = obs.get("last_discard")
-            called = parse_tile(last["tile"]) if last and not turn else None
+        hand = read_hand(obs)
         if turn:
-            return self._turn(hand, acts)
-        return self._answer(hand, acts, called)
+            return self._turn(hand, list(acts))
+        called: Tile | None = obs.last_discard[1] if obs.last_discard is not None else None
+        return self._answer(hand, list(acts), called)
 
     # own turn ------------------------------------------------------------
 

@@ -9,7 +9,8 @@ after every transition:
   chosen one is applied to a clone (the chosen one is applied for real);
 * random illegal actions raise ``IllegalAction`` and leave the state
   byte-for-byte unchanged (compared by pickling);
-* no seat's view (nor a spectator's) holds another seat's concealed tiles;
+* no seat's observation (nor a spectator's) is inconsistent with one tile set,
+  and every event masked for another seat hides its tiles;
 * at the end, ``replay`` of the seed and the action log gives the same game.
 
 A failed check is recorded (not raised) so a run reports every problem.
@@ -27,10 +28,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from server.bots import Bot, make_bot
-from server.engine import game as engine
+from server.engine import riichi as engine
 from server.engine.actions import Action, ActionType, IllegalAction
+from server.engine.events import Event
+from server.engine.riichi.events import Draw, Haipai
 from server.engine.riichi.rules import RuleSet
-from server.engine.tiles import NUM_KINDS, kind, tile_str
+from server.engine.tiles import NUM_KINDS, kind
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,8 +127,7 @@ def _random_action(rng: random.Random) -> Action:
 _BULKY = ("log", "round_results", "start_events", "rules", "wall")
 
 
-# tile string -> kind, for the view checks (parse_tile is general and slower)
-_KIND_OF = {tile_str(t): kind(t) for t in range(37)}
+_KIND = [kind(t) for t in range(37)]
 
 
 def _mutate(a: Action, rng: random.Random) -> Action:
@@ -141,41 +143,51 @@ def _mutate(a: Action, rng: random.Random) -> Action:
 
 
 def _check_views(state: engine.GameState, fail: Callable[[str], None]) -> None:
-    for s in (None, 0, 1, 2, 3):
-        v = engine.view(state, s)
-        players = v["players"]
-        for p in players:
-            own = s is not None and p["seat"] == s
-            if not own and (p.get("hand") is not None or p.get("drawn") is not None):
-                fail(f"view of seat {s} shows the concealed tiles of seat {p['seat']}")
+    for s in (None, *range(state.n)):
+        v = engine.observe(state, s)
         if s is None:
-            if v.get("legal_actions") or v.get("help"):
-                fail("spectator view carries legal actions or help")
+            if v.legal or v.hand or v.drawn is not None:
+                fail("a spectator's observation carries tiles or legal actions")
             continue
-        me = players[s]
+        me = v.players[s]
         if state.phase == "play":
-            n = len(me["hand"] or []) + (1 if me.get("drawn") else 0)
-            if n != me["hand_count"]:
-                fail(f"view of seat {s}: {n} own tiles but hand_count {me['hand_count']}")
+            n = len(v.hand) + (1 if v.drawn is not None else 0)
+            if n != me.hand_count:
+                fail(f"observation of seat {s}: {n} own tiles but hand_count {me.hand_count}")
         # Everything a seat can see must be consistent with one tile set: at
-        # most four of a kind across own tiles, kawa, melds and dora indicators.
+        # most four of a kind across own tiles, rivers, melds and dora indicators.
         seen = [0] * NUM_KINDS
-        for t in [*(me["hand"] or []), *([me["drawn"]] if me.get("drawn") else [])]:
-            seen[_KIND_OF[t]] += 1
-        for p in players:
-            for m in p["melds"]:
-                for t in m["tiles"]:
-                    seen[_KIND_OF[t]] += 1
-            for d in p["river"]:
-                if not d.get("called"):
-                    seen[_KIND_OF[d["tile"]]] += 1
-        for t in v.get("dora_indicators", []):
-            seen[_KIND_OF[t]] += 1
+        for t in v.tiles():
+            seen[_KIND[t]] += 1
+        for p in v.players:
+            for m in p.melds:
+                for t in m.tiles:
+                    seen[_KIND[t]] += 1
+            for d in p.river:
+                if not d.called:
+                    seen[_KIND[d.tile]] += 1
+        for t in v.dora_indicators:
+            seen[_KIND[t]] += 1
         if max(seen) > 4:
-            fail(f"view of seat {s} shows more than four of a kind")
-        for a in v.get("legal_actions", []):
-            if a.get("seat") != s:
-                fail(f"view of seat {s} lists an action of seat {a.get('seat')}")
+            fail(f"observation of seat {s} shows more than four of a kind")
+        for a in v.legal:
+            if a.seat != s:
+                fail(f"observation of seat {s} lists an action of seat {a.seat}")
+
+
+def _check_masks(
+    state: engine.GameState, events: Sequence[Event], fail: Callable[[str], None]
+) -> None:
+    for ev in events:
+        for s in (None, *range(state.n)):
+            m = engine.mask(ev, s)
+            if ev.visible_to(s):
+                if m is not ev:
+                    fail(f"{ev.type} masked for seat {s}, who may see it whole")
+            elif (isinstance(m, Draw) and m.tile is not None) or (
+                isinstance(m, Haipai) and m.tiles is not None
+            ):
+                fail(f"{ev.type} of seat {ev.seats} shows its tiles to seat {s}")
 
 
 def _fingerprint(state: engine.GameState) -> bytes:
@@ -221,7 +233,7 @@ def play_game(
         where = f"round {state.round_index} step {step}"
         stats.failures.append(f"{seed.hex()[:12]} {where}: {msg}")
 
-    def after_transition() -> None:
+    def after_transition(events: Sequence[Event]) -> None:
         if checks.invariants:
             try:
                 engine.check_invariants(state)
@@ -230,6 +242,7 @@ def play_game(
             stats.checks["invariants"] += 1
         if checks.view_rate and rng.random() < checks.view_rate:
             _check_views(state, fail)
+            _check_masks(state, events, fail)
             stats.checks["views"] += 1
 
     # Counted by the id of the ActionType object and named at the end: Enum.value is a
@@ -240,16 +253,16 @@ def play_game(
     invariants, illegal_rate, legal_rate = checks.invariants, checks.illegal_rate, checks.legal_rate
     legal_actions, apply = engine.legal_actions, engine.apply
     decisions = 0
-    after_transition()
+    after_transition(state.start_events)
     while state.phase != "game_end":
         step += 1
         if step > max_decisions:
             fail("game did not end")
             break
         if state.phase == "round_end":
-            engine.next_round(state)
+            events = engine.next_round(state)
             if check_after:
-                after_transition()
+                after_transition(events)
             continue
         waiting = engine.waiting_on(state)
         if not waiting:
@@ -265,12 +278,12 @@ def play_game(
             fail(f"seat {seat} is waited on but has no legal action")
             break
         if invariants:
-            for s in range(4):
+            for s in range(state.n):
                 if s not in waiting and engine.legal_actions(state, s):
                     fail(f"seat {s} has legal actions but is not waited on")
         if illegal_rate and rng.random() < illegal_rate:
             _check_illegal(state, rng, seat, legal, checks.illegal_tries, stats, fail)
-        action = bots[seat].choose(state, seat, legal)
+        action = bots[seat].choose(engine.observe(state, seat))
         if legal_rate:
             # bots hand back a listed object: compare by identity before __eq__
             for a in legal:
@@ -291,7 +304,7 @@ def play_game(
                     stats.checks["legal_accepted"] += 1
         try:
             # apply checks the action against the same legal list
-            apply(state, action)
+            events = apply(state, action)
         except IllegalAction as exc:
             if action not in legal:
                 fail(f"bot {bots[seat].name} chose {action!r}, not a legal action")
@@ -303,7 +316,7 @@ def play_game(
         decisions += 1
         chosen[id(action.type)] += 1
         if check_after:
-            after_transition()
+            after_transition(events)
     stats.decisions += decisions
     for t in ActionType:
         n = chosen.get(id(t))
@@ -339,7 +352,7 @@ def _check_illegal(
 ) -> None:
     # Ask every seat first, so that a cache the engine may fill on demand is
     # already filled and does not count as a change.
-    for s in range(4):
+    for s in range(state.n):
         engine.legal_actions(state, s)
     before = _fingerprint(state)
     for _ in range(n):

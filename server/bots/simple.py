@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
-from typing import Any
 
-from server.bots.base import Inputs, legal_of
-from server.engine import game as engine
-from server.engine.actions import Action, ActionType
-from server.engine.tiles import parse_tile
+from server.bots.base import legal_of
+from server.engine.actions import A_DISCARD, A_PASS, A_RON, A_TSUMO, Action
+from server.engine.riichi.observe import Observation
 
 
 class RandomBot:
@@ -20,15 +17,9 @@ class RandomBot:
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
 
-    def choose(
-        self,
-        obs: engine.GameState | Mapping[str, Any],
-        seat: int,
-        legal: Sequence[Action] | None = None,
-    ) -> Action:
-        # The list given needs no view and no copy (the common self-play case); choice
-        # is the same draw as randrange(len(acts)), one frame fewer.
-        return self.rng.choice(legal_of(obs, seat, legal))
+    def choose(self, obs: Observation) -> Action:
+        # choice is the same draw as randrange(len(acts)), one frame fewer
+        return self.rng.choice(legal_of(obs))
 
 
 class TsumogiriBot:
@@ -39,28 +30,19 @@ class TsumogiriBot:
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
 
-    def choose(
-        self,
-        obs: engine.GameState | Mapping[str, Any],
-        seat: int,
-        legal: Sequence[Action] | None = None,
-    ) -> Action:
-        acts = legal_of(obs, seat, legal)
-        inp = Inputs(obs, seat, acts)
+    def choose(self, obs: Observation) -> Action:
+        acts = legal_of(obs)
         for a in acts:
-            if a.type in (ActionType.TSUMO, ActionType.RON):
+            if a.type is A_TSUMO or a.type is A_RON:
                 return a
-        discards = [a for a in acts if a.type is ActionType.DISCARD]
+        discards = [a for a in acts if a.type is A_DISCARD]
         if discards:
-            drawn = inp.view["players"][seat].get("drawn")
-            if drawn is not None:
-                t = parse_tile(drawn)
-                for a in discards:
-                    if a.tile == t:
-                        return a
-            # No drawn tile (cannot happen without calls): the last discard option.
+            for a in discards:
+                if a.tile == obs.drawn:
+                    return a
+            # No drawn tile (after a call): the last discard option.
             return discards[-1]
         for a in acts:
-            if a.type is ActionType.PASS:
+            if a.type is A_PASS:
                 return a
         return acts[0]

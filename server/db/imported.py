@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session, selectinload
 from server.db.games import page_games
 from server.db.models import Game, GameEvent, GameSeat, Hand, Lobby, utcnow
 from server.records.importer import ImportedGame
+from server.wire.riichi import event_data
 
 IMPORT_KIND = "import"
 # Private events: only their seat saw them live (the record keeps them all).
@@ -76,7 +77,7 @@ def store_imported(s: Session, game: ImportedGame, uploaded_by: int | None) -> i
                 kyoku=r.kyoku,
                 honba=r.honba,
                 kind=r.kind,
-                result=dict(r.event),
+                result=event_data(r.event),
                 deltas=list(r.deltas),
                 scores=list(r.scores),
             )

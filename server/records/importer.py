@@ -18,19 +18,22 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
-from server.engine import game as engine
-from server.engine.actions import Event
+from server.engine import riichi as engine
+from server.engine.events import Event, Standing
+from server.engine.riichi import GameEnd, GameStart
 from server.engine.riichi.rules import RuleSet
 from server.records.load import parse_log
 from server.records.mjlog import looks_like_mjlog
 from server.records.model import LoggedGame, LoggedRound, RecordError
 from server.records.record import GameRecord
 from server.records.verify import _RoundReplay, rules_for
+from server.wire.codec import codec_for
+from server.wire.riichi import event_json, standing_json
 
 EventJson = dict[str, Any]
 
@@ -88,15 +91,15 @@ class ImportedGame:
         return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _json(events: Sequence[Event]) -> list[EventJson]:
-    """``{"type", "data"}`` per event, ``data`` as the table records it (``Event.to_json()``).
+def _json(
+    events: Sequence[Event], encode: Callable[[Event], dict[str, Any]] = event_json
+) -> list[EventJson]:
+    """``{"type", "data"}`` per event, ``data`` as the table records it (the codec's JSON).
 
-    The event type stays apart: in ``to_json`` a call's or kan's own ``type``
-    ("pon", "ankan") replaces it. A JSON round trip turns tuples into lists,
-    exactly what the database gives back.
+    A JSON round trip turns tuples into lists, exactly what the database gives back.
     """
     return [
-        {"type": e.type, "data": json.loads(json.dumps(e.to_json(), ensure_ascii=False))}
+        {"type": e.type, "data": json.loads(json.dumps(encode(e), ensure_ascii=False))}
         for e in events
     ]
 
@@ -116,20 +119,11 @@ class _Collecting(_RoundReplay):
 def import_game(game: LoggedGame, fmt: str) -> ImportedGame:
     """Replay ``game`` round by round; LogImportError names every round that differs."""
     rules = rules_for(game)
-    events: list[Event] = [
-        Event(
-            "game_start",
-            {
-                "rules": rules.to_dict(),
-                "first_dealer": 0,
-                "scores": list(game.rounds[0].scores),
-            },
-        )
-    ]
+    events: list[Event] = [GameStart(rules, 0, tuple(game.rounds[0].scores))]
     results: list[engine.RoundResult] = []
     problems: list[str] = []
     incomplete = 0
-    final: list[dict[str, Any]] | None = None
+    final: tuple[Standing, ...] | None = None
     for i, r in enumerate(game.rounds):
         nxt: LoggedRound | None = game.rounds[i + 1] if i + 1 < len(game.rounds) else None
         end = game.final_scores if nxt is None else None
@@ -147,7 +141,7 @@ def import_game(game: LoggedGame, fmt: str) -> ImportedGame:
         events.extend(rep.events)
         results.append(rep.st.round_results[0])
         if nxt is None and rep.st.phase == "game_end" and rep.st.final:
-            final = [dict(f) for f in rep.st.final]
+            final = rep.st.final
     if problems:
         shown = problems[:5]
         more = f" (and {len(problems) - 5} more rounds)" if len(problems) > 5 else ""
@@ -155,17 +149,8 @@ def import_game(game: LoggedGame, fmt: str) -> ImportedGame:
             f"{game.source}: the engine does not reproduce the log: {' | '.join(shown)}{more}"
         )
     if final is not None:
-        events.append(
-            Event(
-                "game_end",
-                {
-                    "final": final,
-                    "scores": [f["points"] for f in sorted(final, key=lambda f: f["seat"])],
-                    "riichi_sticks_to_first": 0,
-                    "seed": "",
-                },
-            )
-        )
+        scores = tuple(f.points for f in sorted(final, key=lambda f: f.seat))
+        events.append(GameEnd(final, scores, 0, b""))
     found = tenhou_log_id(game.ref, game.source)
     return ImportedGame(
         source=game.source,
@@ -174,7 +159,7 @@ def import_game(game: LoggedGame, fmt: str) -> ImportedGame:
         rules=rules,
         events=_json(events),
         results=results,
-        final=final,
+        final=[standing_json(f) for f in final] if final is not None else None,
         incomplete_rounds=incomplete,
         log_id=found[0] if found else None,
         played_at=found[1] if found else None,
@@ -193,11 +178,12 @@ def import_log(data: bytes, source: str = "<upload>") -> ImportedGame:
 
 def record_events(record: GameRecord) -> list[EventJson]:
     """The full event stream of one of our own games, rebuilt from its record (R6)."""
-    st = engine.new_game(record.rules, record.seed, record.first_dealer)
-    events: list[Event] = list(st.start_events)
+    v = record.variant
+    st = v.new_game(record.rules, record.seed, record.first_dealer)
+    events: list[Event] = list(v.start_events(st))
     for i, a in enumerate(record.actions):
         try:
-            events.extend(engine.next_round(st) if a is None else engine.apply(st, a))
+            events.extend(v.next_round(st) if a is None else v.apply(st, a))
         except ValueError as exc:
             raise RecordError(f"actions[{i}] ({a!r}): {exc}") from None
-    return _json(events)
+    return _json(events, codec_for(v).event_json)

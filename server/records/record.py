@@ -4,10 +4,12 @@ The engine is deterministic (R6): the seed fixes every wall, so the rules, the
 seed, the first dealer and the ordered actions (with a marker where
 ``next_round`` was called) rebuild the whole game. JSON shape::
 
-    {"format": "jantaku-record", "version": 1,
-     "rules": {...RuleSet.to_dict()}, "seed": "<hex>", "first_dealer": 0,
+    {"format": "jantaku-record", "version": 2, "variant": "riichi",
+     "rules": {...the variant's options}, "seed": "<hex>", "first_dealer": 0,
      "players": ["a", "b", "c", "d"],
      "actions": [{"type": "discard", "seat": 0, "tile": "9m"}, ..., {"type": "next_round"}, ...]}
+
+Version 1 records (before other games) are four-player riichi and load as such.
 """
 
 from __future__ import annotations
@@ -17,45 +19,48 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from server.engine import game as engine
-from server.engine.actions import Action, IllegalAction
-from server.engine.riichi.rules import RulesError, RuleSet
+from server.engine import AnyVariant, IllegalAction, find_variant
+from server.engine.actions import Action
 from server.records.model import RecordError
+from server.wire.actions import action_json, parse_action
 
 FORMAT = "jantaku-record"
-VERSION = 1
+VERSION = 2
+VERSIONS = (1, 2)
 NEXT_ROUND = "next_round"
 
 
 @dataclass(frozen=True, slots=True)
 class GameRecord:
-    rules: RuleSet
+    variant: AnyVariant
+    rules: Any  # the variant's options object
     seed: bytes
     first_dealer: int
-    players: tuple[str, str, str, str]
+    players: tuple[str, ...]  # one name per seat
     actions: tuple[Action | None, ...]  # None: next_round was called here
 
     @classmethod
     def from_state(
-        cls, state: engine.GameState, players: Sequence[str] = ("", "", "", "")
+        cls, variant: AnyVariant, state: Any, players: Sequence[str] | None = None
     ) -> GameRecord:
         """The record of a game so far (``state.log`` is the engine's action list)."""
-        if len(players) != 4:
-            raise ValueError("players must name 4 seats")
-        p = tuple(str(x) for x in players)
-        return cls(
-            state.rules, state.seed, state.first_dealer, (p[0], p[1], p[2], p[3]), tuple(state.log)
-        )
+        names = tuple(str(x) for x in players) if players is not None else ("",) * variant.seats
+        if len(names) != variant.seats:
+            raise ValueError(f"players must name {variant.seats} seats")
+        return cls(variant, state.rules, state.seed, state.first_dealer, names, tuple(state.log))
 
     def to_json(self) -> dict[str, Any]:
         return {
             "format": FORMAT,
             "version": VERSION,
-            "rules": self.rules.to_dict(),
+            "variant": self.variant.key,
+            "rules": self.variant.options_dict(self.rules),
             "seed": self.seed.hex(),
             "first_dealer": self.first_dealer,
             "players": list(self.players),
-            "actions": [{"type": NEXT_ROUND} if a is None else a.to_json() for a in self.actions],
+            "actions": [
+                {"type": NEXT_ROUND} if a is None else action_json(a) for a in self.actions
+            ],
         }
 
     def dumps(self) -> str:
@@ -68,16 +73,19 @@ class GameRecord:
             raise RecordError("record must be a JSON object")
         if data.get("format") != FORMAT:
             raise RecordError(f"format must be {FORMAT!r}, got {data.get('format')!r}")
-        if data.get("version") != VERSION:
-            raise RecordError(
-                f"version {data.get('version')!r} is not supported (expected {VERSION})"
-            )
+        version = data.get("version")
+        if version not in VERSIONS:
+            raise RecordError(f"version {version!r} is not supported (expected one of {VERSIONS})")
+        try:
+            variant = find_variant(data.get("variant", "riichi") if version == 2 else "riichi")
+        except ValueError as exc:
+            raise RecordError(f"variant: {exc}") from None
         raw_rules = data.get("rules")
         if not isinstance(raw_rules, dict):
-            raise RecordError("rules must be an object (RuleSet.to_dict())")
+            raise RecordError("rules must be an object (the variant's options)")
         try:
-            rules = RuleSet.from_dict(raw_rules)
-        except (RulesError, TypeError) as exc:
+            rules = variant.options(raw_rules)
+        except (ValueError, TypeError) as exc:
             raise RecordError(f"rules: {exc}") from None
         seed_hex = data.get("seed")
         if not isinstance(seed_hex, str):
@@ -86,16 +94,17 @@ class GameRecord:
             seed = bytes.fromhex(seed_hex)
         except ValueError:
             raise RecordError("seed must be a hex string") from None
+        n = variant.seats
         first = data.get("first_dealer", 0)
-        if type(first) is not int or not 0 <= first <= 3:
-            raise RecordError("first_dealer must be 0..3")
-        players = data.get("players", ["", "", "", ""])
+        if type(first) is not int or not 0 <= first < n:
+            raise RecordError(f"first_dealer must be 0..{n - 1}")
+        players = data.get("players", [""] * n)
         if (
             not isinstance(players, list)
-            or len(players) != 4
+            or len(players) != n
             or not all(isinstance(p, str) for p in players)
         ):
-            raise RecordError("players must be a list of 4 names")
+            raise RecordError(f"players must be a list of {n} names")
         raw_actions = data.get("actions")
         if not isinstance(raw_actions, list):
             raise RecordError("actions must be a list")
@@ -105,12 +114,10 @@ class GameRecord:
                 actions.append(None)
                 continue
             try:
-                actions.append(Action.from_json(raw))
+                actions.append(parse_action(raw, seats=n))
             except ValueError as exc:
                 raise RecordError(f"actions[{i}]: {exc}") from None
-        return cls(
-            rules, seed, first, (players[0], players[1], players[2], players[3]), tuple(actions)
-        )
+        return cls(variant, rules, seed, first, tuple(players), tuple(actions))
 
     @classmethod
     def loads(cls, text: str | bytes) -> GameRecord:
@@ -121,20 +128,21 @@ class GameRecord:
         return cls.from_json(data)
 
 
-def replay(record: GameRecord) -> engine.GameState:
-    """Rebuild the game with the engine's replay; RecordError names the first bad action."""
+def replay(record: GameRecord) -> Any:
+    """Rebuild the game with the variant's replay; RecordError names the first bad action."""
+    v = record.variant
     try:
-        return engine.replay(record.rules, record.seed, list(record.actions), record.first_dealer)
+        return v.replay(record.rules, record.seed, list(record.actions), record.first_dealer)
     except (IllegalAction, ValueError):
         pass
     # Replay again step by step only to say which action the engine refused.
-    st = engine.new_game(record.rules, record.seed, record.first_dealer)
+    st = v.new_game(record.rules, record.seed, record.first_dealer)
     for i, a in enumerate(record.actions):
         try:
             if a is None:
-                engine.next_round(st)
+                v.next_round(st)
             else:
-                engine.apply(st, a)
+                v.apply(st, a)
         except (IllegalAction, ValueError) as exc:
             what = NEXT_ROUND if a is None else repr(a)
             raise RecordError(f"actions[{i}] ({what}): {exc}") from None

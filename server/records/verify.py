@@ -15,14 +15,26 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
-from server.engine.actions import Action, ActionType, Event, IllegalAction
-from server.engine.game import GameState, apply, legal_actions, next_round, waiting_on
+from server.engine.actions import Action, ActionType, IllegalAction
+from server.engine.events import Event
+from server.engine.riichi import (
+    Draw,
+    GameState,
+    NewDora,
+    RiichiAccepted,
+    Ryuukyoku,
+    Winner,
+    apply,
+    at_round,
+    legal_actions,
+    next_round,
+    waiting_on,
+)
 from server.engine.riichi.rules import RuleSet, preset
 from server.engine.riichi.scoring import WinResult
 from server.engine.riichi.wall import Wall
-from server.engine.tiles import kind, parse_tile, sort_key, tile_str, tiles_str
+from server.engine.tiles import kind, sort_key, tile_str, tiles_str
 from server.records.model import (
     DrawType,
     LoggedGame,
@@ -144,7 +156,7 @@ class _RoundReplay:
         r = self.r
         try:
             wall = build_wall(r, self.rules.red_fives > 0)
-            self.st = GameState.at_round(
+            self.st: GameState = at_round(
                 self.rules,
                 round_wind=r.round_wind,
                 dealer=r.dealer,
@@ -168,11 +180,12 @@ class _RoundReplay:
 
     def note(self, events: list[Event]) -> None:
         for e in events:
-            if e.type == "draw":
-                self.draws.append((e.data["seat"], e.data["tile"], bool(e.data["rinshan"])))
-            elif e.type == "riichi_accepted":
-                self.riichi_paid[e.data["seat"]] += 1000
-            elif e.type == "new_dora":
+            if isinstance(e, Draw):
+                assert e.tile is not None
+                self.draws.append((e.seat, tile_str(e.tile), e.rinshan))
+            elif isinstance(e, RiichiAccepted):
+                self.riichi_paid[e.seat] += 1000
+            elif isinstance(e, NewDora):
                 self.revealed += 1
 
     def do(self, a: Action, where: str) -> None:
@@ -347,11 +360,10 @@ class _RoundReplay:
                 self.diff("winners (seat, from)", want_w, got_w)
                 return
             by_seat = {w.seat: w for w in rr.wins}
-            shown = {w["seat"]: w for w in rr.event.get("winners", [])}
             for lw in r.wins:
                 ew = by_seat[lw.who]
                 self.compare_win(lw, ew.result, ew.deltas, ew.pao)
-                self.compare_hand(lw, shown.get(lw.who))
+                self.compare_hand(lw, ew)
             return
         d = r.draw
         assert d is not None
@@ -368,13 +380,12 @@ class _RoundReplay:
             # the log only says that everyone or no one was tenpai
             self.diff("tenpai seats", "all or none", sorted(rr.tenpai))
         if d.hands and d.type in (DrawType.EXHAUSTIVE, DrawType.KYUUSHU):
-            shown = rr.event.get("hands", {})
+            assert isinstance(rr.event, Ryuukyoku)
+            shown = dict(rr.event.hands)
             for seat, tiles in sorted(d.hands.items()):
-                got = shown.get(str(seat))
+                got = shown.get(seat)
                 want = tiles_str(tiles)
-                got_s = (
-                    tiles_str(sorted((parse_tile(t) for t in got), key=sort_key)) if got else None
-                )
+                got_s = tiles_str(sorted(got, key=sort_key)) if got else None
                 if want != got_s:
                     self.diff(f"seat {seat} shown hand", want, got_s)
         if d.deltas is not None:
@@ -412,16 +423,18 @@ class _RoundReplay:
         if lw.pao != pao:
             self.diff(f"{tag} pao", lw.pao, pao)
 
-    def compare_hand(self, lw: LoggedWin, shown: dict[str, Any] | None) -> None:
+    def compare_hand(self, lw: LoggedWin, shown: Winner) -> None:
         """The winning hand as the engine shows it (mjlog records it; red fives included)."""
-        if lw.hand is None or shown is None:
+        if lw.hand is None:
             return
         want = tiles_str(sorted(lw.hand, key=sort_key))
-        got = tiles_str(sorted((parse_tile(t) for t in shown["hand"]), key=sort_key))
+        got = tiles_str(sorted(shown.hand, key=sort_key))
         if want != got:
             self.diff(f"seat {lw.who} hand", want, got)
-        if lw.win_tile is not None and tile_str(lw.win_tile) != shown["win_tile"]:
-            self.diff(f"seat {lw.who} winning tile", tile_str(lw.win_tile), shown["win_tile"])
+        if lw.win_tile is not None and lw.win_tile != shown.win_tile:
+            self.diff(
+                f"seat {lw.who} winning tile", tile_str(lw.win_tile), tile_str(shown.win_tile)
+            )
 
     def compare_next(self) -> None:
         """The next round's header (or the game's end) and the scores carried into it."""
@@ -429,7 +442,7 @@ class _RoundReplay:
         if self.nxt is None and self.final is None:
             return  # the log stops here without saying how the game went on
         try:
-            events = next_round(st)
+            next_round(st)
         except (IllegalAction, ValueError) as exc:
             raise _Mismatch(f"next_round failed: {exc}") from None
         if self.nxt is not None:
@@ -445,10 +458,8 @@ class _RoundReplay:
         if st.phase != "game_end":
             self.diff("game end", "game over", f"next round {'ESWN'[st.round_wind]}{st.dealer + 1}")
             return
-        end = next((e for e in events if e.type == "game_end"), None)
-        final = st.final or (end.data["final"] if end is not None else [])
         got_pts = [0, 0, 0, 0]
-        for f in final:
-            got_pts[f["seat"]] = f["points"]
+        for f in st.final or ():
+            got_pts[f.seat] = f.points
         if self.final is not None and tuple(got_pts) != self.final:
             self.diff("final points", list(self.final), got_pts)

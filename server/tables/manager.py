@@ -8,8 +8,8 @@ import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from server.engine import game as engine
-from server.engine.riichi.rules import RuleSet
+from server.engine import AnyVariant
+from server.tables.options import TableOptions
 from server.tables.resume import rebuild
 from server.tables.sink import TableSink
 from server.tables.table import BotFactory, SeatSpec, Table, TableConfig
@@ -50,21 +50,25 @@ class TableManager:
     def start_table(
         self,
         game_id: int,
-        rules: RuleSet,
+        variant: AnyVariant,
+        rules: Any,
+        options: TableOptions,
         seed: bytes,
         first_dealer: int,
         seats: Sequence[SeatSpec],
     ) -> Table:
         """Deal the first round and start the actor (call inside the event loop)."""
-        state = engine.new_game(rules, seed, first_dealer)
-        table = self._register(game_id, state, seats, seed)
-        table.start(list(state.start_events))
+        state = variant.new_game(rules, seed, first_dealer)
+        table = self._register(game_id, variant, state, options, seats, seed)
+        table.start(list(variant.start_events(state)))
         return table
 
     def resume_table(
         self,
         game_id: int,
-        rules: RuleSet,
+        variant: AnyVariant,
+        rules: Any,
+        options: TableOptions,
         seed: bytes,
         first_dealer: int,
         seats: Sequence[SeatSpec],
@@ -75,19 +79,27 @@ class TableManager:
 
         Raises ``ResumeError`` when the record does not replay (nothing is started).
         """
-        done = rebuild(rules, seed, first_dealer, rows)
-        table = self._register(game_id, done.state, seats, seed)
-        table.resume(done.version, hands_saved, done.results)
+        done = rebuild(variant, rules, seed, first_dealer, rows)
+        table = self._register(game_id, variant, done.state, options, seats, seed)
+        table.resume(done.version, hands_saved)
         return table
 
     def _register(
-        self, game_id: int, state: engine.GameState, seats: Sequence[SeatSpec], seed: bytes
+        self,
+        game_id: int,
+        variant: AnyVariant,
+        state: Any,
+        options: TableOptions,
+        seats: Sequence[SeatSpec],
+        seed: bytes,
     ) -> Table:
         """The actor of ``state`` (not started yet), known by its game id from now on."""
         table = Table(
             game_id,
+            variant,
             state,
             list(seats),
+            options=options,
             config=self.config,
             sink=self.sink,
             bot_factory=self.bot_factory,

@@ -13,10 +13,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from server.engine import game as engine
-from server.engine.actions import Action, Event, IllegalAction
-from server.engine.riichi.rules import RuleSet
-from server.tables.table import RESULT_TYPES
+from server.engine import AnyVariant, Event, IllegalAction
+from server.wire.actions import parse_action
+
+# Events that older versions recorded and this one no longer emits (the public
+# part of a draw is now the masked draw itself).
+_RETIRED = frozenset({"tsumo_turn"})
 
 
 class ResumeError(Exception):
@@ -25,34 +27,35 @@ class ResumeError(Exception):
 
 @dataclass(slots=True)
 class Rebuilt:
-    state: engine.GameState
+    state: Any
     version: int  # events recorded so far = the table's version
-    results: dict[str, dict[str, Any]]  # the latest result event data by type
 
 
 def rebuild(
-    rules: RuleSet,
+    variant: AnyVariant,
+    rules: Any,
     seed: bytes,
     first_dealer: int,
     rows: Sequence[tuple[str, str, dict[str, Any]]],
 ) -> Rebuilt:
     """The state after the recorded ``rows`` ((kind, type, data) in record order)."""
-    state = engine.new_game(rules, seed, first_dealer)
-    produced: list[Event] = list(state.start_events)
-    recorded = [t for kind, t, _ in rows if kind == "event"]
+    state = variant.new_game(rules, seed, first_dealer)
+    produced: list[Event] = list(variant.start_events(state))
+    recorded_all = [t for kind, t, _ in rows if kind == "event"]
+    recorded = [t for t in recorded_all if t not in _RETIRED]
     for i, (kind, _type, data) in enumerate(rows):
         if kind != "action":
             continue
-        if state.phase == "round_end":
-            produced.extend(engine.next_round(state))
+        if variant.phase(state) == "round_end":
+            produced.extend(variant.next_round(state))
         try:
-            action = Action.from_json(data)
-            produced.extend(engine.apply(state, action))
+            action = parse_action(data, seats=variant.seats)
+            produced.extend(variant.apply(state, action))
         except (ValueError, IllegalAction) as exc:
             raise ResumeError(f"record row {i}: {exc}") from None
     # The next round may have been dealt after the last recorded action.
-    if state.phase == "round_end" and len(recorded) > len(produced):
-        produced.extend(engine.next_round(state))
+    if variant.phase(state) == "round_end" and len(recorded) > len(produced):
+        produced.extend(variant.next_round(state))
     types = [ev.type for ev in produced]
     if types != recorded:
         at = next(
@@ -63,5 +66,4 @@ def rebuild(
             f"replay gives {len(types)} events, the record has {len(recorded)}; "
             f"first difference at event {at + 1}"
         )
-    results = {ev.type: dict(ev.data) for ev in produced if ev.type in RESULT_TYPES}
-    return Rebuilt(state, len(recorded), results)
+    return Rebuilt(state, len(recorded_all))

@@ -19,10 +19,11 @@ from typing import Any, Protocol
 
 import orjson
 
-from server.engine import game as engine
-from server.engine.actions import Action, ActionType, Event, IllegalAction
-from server.engine.view import views
+from server.engine import Action, ActionType, AnyVariant, Event, IllegalAction
+from server.tables.options import TableOptions
 from server.tables.sink import HandRow, RecordRow, SeatResult, TableSink
+from server.wire.actions import action_json, parse_action
+from server.wire.codec import codec_for
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +41,7 @@ class Conn(Protocol):
 
 
 class Bot(Protocol):
-    def choose(self, obs: engine.GameState, seat: int, legal: list[Action]) -> Action: ...
+    def choose(self, obs: Any) -> Action: ...  # the seat's observation
 
 
 BotFactory = Callable[[str, int], Bot]
@@ -165,22 +166,16 @@ def _dumps(obj: Any) -> str:
 
 
 _PUBLIC = -1  # seat mask of an event every seat and spectator may see
-RESULT_TYPES = frozenset({"agari", "ryuukyoku"})  # the events that end a round
 
 
-def _hidden_frame(version: int) -> str:
-    """What a seat that may not see an event gets: its version alone."""
-    return f'{{"type":"event","version":{version}}}'
-
-
-def default_action(legal: list[Action], drawn: str | None = None) -> Action:
+def default_action(legal: list[Action], drawn: int | None = None) -> Action:
     """The action played for a seat whose time ran out: pass, else discard the drawn tile."""
     for a in legal:
         if a.type is ActionType.PASS:
             return a
     discards = [a for a in legal if a.type is ActionType.DISCARD]
     for a in discards:
-        if drawn is not None and a.to_json().get("tile") == drawn:
+        if drawn is not None and a.tile == drawn:
             return a
     # After a call there is no drawn tile: the last listed discard.
     if discards:
@@ -194,18 +189,22 @@ class Table:
     def __init__(
         self,
         game_id: int,
-        state: engine.GameState,
+        variant: AnyVariant,
+        state: Any,
         seats: list[SeatSpec],
         *,
+        options: TableOptions,
         config: TableConfig,
         sink: TableSink,
         bot_factory: BotFactory,
         seed: int = 0,
         on_finished: Callable[[Table], None] | None = None,
     ) -> None:
-        if len(seats) != 4:
-            raise ValueError("a table has four seats")
+        if len(seats) != variant.seats:
+            raise ValueError(f"a table of {variant.title} has {variant.seats} seats")
         self.game_id = game_id
+        self.variant = variant
+        self.codec = codec_for(variant)
         self.state = state
         self.config = config
         self.sink = sink
@@ -213,18 +212,17 @@ class Table:
         self.bot_seed = seed
         self.on_finished = on_finished
         self.seats = [_SeatState(spec) for spec in seats]
-        rules = state.rules
-        self.think = float(rules.think_seconds)
-        self.bank_seconds = float(rules.bank_seconds)
-        self.timed = bool(rules.timed)
+        self.options = options
+        self.think = float(options.think_seconds)
+        self.bank_seconds = float(options.bank_seconds)
+        self.timed = options.timed
         for s in self.seats:
             s.bank = self.bank_seconds
         self.version = 0
-        # Recent events for reconnects, kept as (version, seat mask, encoded frame):
-        # strings and ints, which the garbage collector does not have to scan (event
-        # objects of hundreds of tables made its full passes pause every table).
-        self.buffer: deque[tuple[int, int, str]] = deque(maxlen=config.replay_buffer)
-        self._results: dict[str, dict[str, Any]] = {}  # the latest result event by type
+        # Recent events for reconnects, kept as (version, seat mask, whole frame, masked
+        # frame): strings and ints, which the garbage collector does not have to scan
+        # (event objects of hundreds of tables made its full passes pause every table).
+        self.buffer: deque[tuple[int, int, str, str]] = deque(maxlen=config.replay_buffer)
         self.spectators: set[Conn] = set()
         self.decisions: dict[int, _Decision] = {}
         self.inbox: asyncio.Queue[Message] = asyncio.Queue()
@@ -261,18 +259,16 @@ class Table:
         self._step(start_events, [])
         self.task = asyncio.get_running_loop().create_task(self.run(), name=f"table-{self.game_id}")
 
-    def resume(self, version: int, hands_saved: int, results: dict[str, dict[str, Any]]) -> None:
+    def resume(self, version: int, hands_saved: int) -> None:
         """Go on with a game rebuilt from its record by a new server process.
 
         ``version`` is the number of events already recorded (versions go on from
-        there), ``hands_saved`` the hand rows already written, ``results`` the
-        latest agari/ryuukyoku event data. Nothing is published: seats that come
-        back get a full resync; seats that do not are played by a bot after the
-        grace period, as after any disconnect.
+        there), ``hands_saved`` the hand rows already written. Nothing is
+        published: seats that come back get a full resync; seats that do not are
+        played by a bot after the grace period, as after any disconnect.
         """
         self.version = version
         self._hands_saved = hands_saved
-        self._results = dict(results)
         for seat, st in enumerate(self.seats):
             if st.spec.bot is None and st.conn is None:
                 st.grace_handle = self._later(
@@ -368,10 +364,10 @@ class Table:
         )
         if replay:
             assert last is not None
-            for version, mask, full in self.buffer:
+            for version, mask, full, masked in self.buffer:
                 if version > last:
                     visible = mask == _PUBLIC or (seat is not None and mask >> seat & 1)
-                    conn.send(full if visible else _hidden_frame(version))
+                    conn.send(full if visible else masked)
         self._send_view(conn)
         if self.finished:
             conn.send(self._game_over_frame())
@@ -429,7 +425,7 @@ class Table:
             )
             return
         try:
-            action = Action.from_json(msg.action, seat=seat)
+            action = parse_action(msg.action, seat=seat, seats=self.variant.seats)
         except ValueError as exc:
             conn.send(error_frame("bad_message", str(exc), msg.ref))
             return
@@ -439,14 +435,14 @@ class Table:
             conn.send(error_frame("illegal_action", str(exc), msg.ref))
 
     def _apply(self, action: Action, source: str) -> None:
-        events = engine.apply(self.state, action)  # raises before changing anything
+        events = self.variant.apply(self.state, action)  # raises before changing anything
         self.actions_applied += 1
         self._end_decision(action.seat, charge=source == "player")
         row = RecordRow(
             version=self.version,
             kind="action",
             type=action.type.value,
-            data={**action.to_json(), "source": source},
+            data={**action_json(action), "source": source},
             seats=[action.seat],
         )
         self._step(events, [row])
@@ -459,9 +455,8 @@ class Table:
         self._apply(self._timeout_action(msg.seat), "timeout")
 
     def _timeout_action(self, seat: int) -> Action:
-        legal = engine.legal_actions(self.state, seat)
-        drawn = engine.view(self.state, seat)["players"][seat].get("drawn")
-        return default_action(legal, drawn)
+        legal = self.variant.legal(self.state, seat)
+        return default_action(legal, self.variant.drawn(self.state, seat))
 
     def _on_bot_turn(self, msg: _BotTurn) -> None:
         d = self.decisions.get(msg.seat)
@@ -469,11 +464,11 @@ class Table:
         if d is None or d.token != msg.token or not st.bot_controlled:
             return
         level = st.spec.bot or self.config.takeover_bot
-        legal = engine.legal_actions(self.state, msg.seat)
+        legal = self.variant.legal(self.state, msg.seat)
         try:
             if st.bot is None:
                 st.bot = self.bot_factory(level, self.bot_seed * 4 + msg.seat)
-            action = st.bot.choose(self.state, msg.seat, legal)
+            action = st.bot.choose(self.variant.observe(self.state, msg.seat))
         except Exception:
             # A broken bot must not stall the table: the seat plays the default.
             log.exception("table %s: bot %s failed", self.game_id, level)
@@ -503,7 +498,7 @@ class Table:
             self._sync_decisions()
 
     def _sync_decisions(self) -> None:
-        waiting = engine.waiting_on(self.state) if self.state.phase == "play" else frozenset()
+        waiting = self.variant.waiting_on(self.state)
         for seat in list(self.decisions):
             if seat not in waiting:
                 self._end_decision(seat, charge=False)
@@ -522,7 +517,7 @@ class Table:
     # rounds
 
     def _after_step(self) -> None:
-        phase = self.state.phase
+        phase = self.variant.phase(self.state)
         if phase == "play":
             self._sync_decisions()
         elif phase == "round_end" and not self._round_end_pending:
@@ -563,14 +558,15 @@ class Table:
             self._next_round_handle = None
         for st in self.seats:
             st.bank = self.bank_seconds  # the bank is per round
-        events = engine.next_round(self.state)
+        events = self.variant.next_round(self.state)
         self._step(events, [])
 
     def _save_hands(self) -> None:
-        results = self.state.round_results
+        results = self.variant.rounds(self.state)
         while self._hands_saved < len(results):
             r = results[self._hands_saved]
-            ev = self._last_result_event(r.kind)
+            ev = self.codec.event_json(r.event)
+            del ev["type"]
             self.sink.hand(
                 self.game_id,
                 HandRow(
@@ -586,16 +582,13 @@ class Table:
             )
             self._hands_saved += 1
 
-    def _last_result_event(self, kind: str) -> dict[str, Any]:
-        return dict(self._results.get(kind, {}))
-
     def _finish(self) -> None:
         self.finished = True
         self._save_hands()
         self._cancel_all()
         results = [
-            SeatResult(int(f["seat"]), int(f["points"]), int(f["rank"]), float(f["score"]))
-            for f in self.state.final or ()
+            SeatResult(f.seat, f.points, f.rank, f.score)
+            for f in self.variant.final(self.state) or ()
         ]
         self.sink.finish(self.game_id, results, "finished")
         if self.on_finished is not None:
@@ -607,8 +600,14 @@ class Table:
                 "type": "game_over",
                 "game_id": self.game_id,
                 "results": [
-                    {**f, "name": self.seats[int(f["seat"])].spec.name}
-                    for f in self.state.final or ()
+                    {
+                        "seat": f.seat,
+                        "points": f.points,
+                        "rank": f.rank,
+                        "score": f.score,
+                        "name": self.seats[f.seat].spec.name,
+                    }
+                    for f in self.variant.final(self.state) or ()
                 ],
             }
         )
@@ -651,30 +650,36 @@ class Table:
     def _publish(self, events: list[Event], rows: list[RecordRow]) -> None:
         rows = list(rows)
         conns = self._conns()
+        encode = self.codec.event_json
         for ev in events:
             self.version += 1
+            data = encode(ev)
+            seats = ev.seats
             rows.append(
                 RecordRow(
                     version=self.version,
                     kind="event",
                     type=ev.type,
-                    data=dict(ev.to_json()),
-                    seats=sorted(ev.seats) if ev.seats is not None else None,
+                    data=data,
+                    seats=sorted(seats) if seats is not None else None,
                 )
             )
-            full = _dumps({"type": "event", "version": self.version, "event": ev.to_json()})
-            mask = _PUBLIC if ev.seats is None else sum(1 << s for s in ev.seats)
-            self.buffer.append((self.version, mask, full))
-            if ev.type in RESULT_TYPES:
-                self._results[ev.type] = dict(ev.data)
-            hidden: str | None = None
-            for conn in conns:
-                if ev.visible_to(conn.seat):
+            full = _dumps({"type": "event", "version": self.version, "event": data})
+            if seats is None:
+                self.buffer.append((self.version, _PUBLIC, full, full))
+                for conn in conns:
                     conn.send(full)
-                else:
-                    if hidden is None:
-                        hidden = _hidden_frame(self.version)
-                    conn.send(hidden)
+                continue
+            # every seat that may not see the event whole sees the same masked event
+            part = self.variant.mask(ev, None)
+            masked = _dumps(
+                {"type": "event", "version": self.version, "event": encode(part)}
+                if part is not None
+                else {"type": "event", "version": self.version}
+            )
+            self.buffer.append((self.version, sum(1 << s for s in seats), full, masked))
+            for conn in conns:
+                conn.send(full if conn.seat is not None and conn.seat in seats else masked)
         if rows:
             self.sink.record(self.game_id, rows)
 
@@ -699,7 +704,7 @@ class Table:
             {
                 "type": "view",
                 "version": self.version,
-                "view": engine.view(self.state, seat),
+                "view": self.codec.views(self.state, [seat])[0],
                 "timer": self._timer_json(seat),
             }
         )
@@ -721,7 +726,7 @@ class Table:
                     "timer": self._timer_json(seat),
                 }
             )
-            for seat, v in zip(seats, views(self.state, seats), strict=True)
+            for seat, v in zip(seats, self.codec.views(self.state, seats), strict=True)
         }
         for conn in conns:
             conn.send(frames[conn.seat])

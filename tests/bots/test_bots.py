@@ -1,40 +1,27 @@
-"""Bots decide from a seat's view only: most cases here hand them a view dict
-written by hand (the documented shape of ``view``), so each rule of the
-efficient bot is tested in isolation; the last tests play real games."""
+"""Bots decide from a seat's observation only: most cases here hand them an
+observation built by hand, so each rule of the efficient bot is tested in
+isolation; the last tests play real games."""
 
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import Sequence
 
 import pytest
 
 from server.bots import BOTS, EfficientBot, RandomBot, TsumogiriBot, make_bot, read_hand
-from server.bots.base import hand_of_state, last_discard_of_state
 from server.bots.selfplay import Checks, bot_seed, game_seed, play_game
-from server.engine import game as engine
+from server.engine import riichi as engine
 from server.engine.actions import Action, ActionType
+from server.engine.melds import Meld, MeldType
+from server.engine.riichi import Observation, RiverTile, SeatInfo
 from server.engine.riichi.rules import preset
-from server.engine.tiles import parse_tile, parse_tiles, tile_str
+from server.engine.tiles import EAST, NUM_KINDS, kind, parse_tile, parse_tiles
 
 A = ActionType
 
 
-def _player(seat: int, wind: str) -> dict[str, Any]:
-    return {
-        "seat": seat,
-        "wind": wind,
-        "score": 25000,
-        "riichi": False,
-        "hand": None,
-        "drawn": None,
-        "hand_count": 13,
-        "melds": [],
-        "river": [],
-    }
-
-
-def make_view(
+def make_obs(
     hand: str,
     drawn: str | None = None,
     *,
@@ -42,41 +29,51 @@ def make_view(
     melds: list[tuple[str, str]] | None = None,
     last_discard: tuple[int, str] | None = None,
     rivers: dict[int, str] | None = None,
-    round_wind: str = "E",
+    round_wind: int = 0,
     dora: str = "1z",
     kuitan: bool = True,
-) -> dict[str, Any]:
-    """A view of ``seat`` holding ``hand`` (+ ``drawn``), East dealer."""
-    winds = "ESWN"
-    players = [_player(s, winds[s]) for s in range(4)]
-    me = players[seat]
-    me["hand"] = [tile_str(t) for t in parse_tiles(hand)]
-    me["drawn"] = drawn
-    for mtype, tiles in melds or []:
-        me["melds"].append(
-            {"type": mtype, "tiles": [tile_str(t) for t in parse_tiles(tiles)], "called": None}
+    legal: Sequence[Action] = (),
+) -> Observation:
+    """An observation of ``seat`` holding ``hand`` (+ ``drawn``), East dealer."""
+    players = []
+    for s in range(4):
+        own_melds = tuple(
+            Meld(MeldType(mt), tuple(parse_tiles(tiles))) for mt, tiles in (melds or [])
         )
-    for s, tiles in (rivers or {}).items():
-        players[s]["river"] = [
-            {"tile": tile_str(t), "tsumogiri": False, "riichi": False, "called": False}
-            for t in parse_tiles(tiles)
-        ]
-    return {
-        "seat": seat,
-        "phase": "play",
-        "rules": preset("standard").with_overrides(kuitan=kuitan).to_dict(),
-        "round": {"wind": round_wind, "kyoku": 1, "honba": 0, "riichi_sticks": 0, "dealer": 0},
-        "scores": [25000] * 4,
-        "dora_indicators": [tile_str(t) for t in parse_tiles(dora)],
-        "wall_left": 50,
-        "turn": seat,
-        "waiting_on": [seat],
-        "last_discard": (
-            {"seat": last_discard[0], "tile": last_discard[1]} if last_discard else None
-        ),
-        "players": players,
-        "legal_actions": [],
-    }
+        river = tuple(
+            RiverTile(kind(t) * 4, t, False, False) for t in parse_tiles((rivers or {}).get(s, ""))
+        )
+        players.append(
+            SeatInfo(s, EAST + s, 25000, False, 13, own_melds if s == seat else (), river)
+        )
+    return Observation(
+        seat=seat,
+        rules=preset("standard").with_overrides(kuitan=kuitan),
+        phase="play",
+        round_wind=round_wind,
+        kyoku=0,
+        honba=0,
+        riichi_sticks=0,
+        dealer=0,
+        dice=(3, 4),
+        scores=(25000,) * 4,
+        dora_indicators=tuple(parse_tiles(dora)),
+        wall_left=50,
+        turn=seat,
+        to_act=bool(legal),
+        in_turn=last_discard is None,
+        last_discard=(last_discard[0], parse_tile(last_discard[1])) if last_discard else None,
+        players=tuple(players),
+        hand=tuple(parse_tiles(hand)),
+        drawn=parse_tile(drawn) if drawn else None,
+        legal=tuple(legal),
+        result=None,
+        final=None,
+    )
+
+
+def given(obs: Observation, legal: Sequence[Action]) -> Observation:
+    return obs._replace(legal=tuple(legal), to_act=bool(legal))
 
 
 def discards(seat: int, hand: str, drawn: str) -> list[Action]:
@@ -105,18 +102,18 @@ def test_make_bot_by_name() -> None:
 def test_bots_refuse_an_empty_decision() -> None:
     for name in BOTS:
         with pytest.raises(ValueError, match="nothing to decide"):
-            make_bot(name).choose(make_view("123m"), 0, [])
+            make_bot(name).choose(make_obs("123m"))
 
 
 def test_read_hand_counts_what_the_seat_sees() -> None:
-    v = make_view(
+    v = make_obs(
         "123m456p78s1z2z",
         "3z",
         melds=[("pon", "555s")],
         rivers={1: "9m9m", 2: "1z"},
         dora="4z",
     )
-    h = read_hand(v, 0)
+    h = read_hand(v)
     assert len(h.tiles) == 11 and h.drawn == parse_tile("3z")
     assert h.counts[parse_tile("3z")] == 1
     assert h.visible[parse_tile("9m")] == 2
@@ -131,123 +128,123 @@ def test_read_hand_counts_what_the_seat_sees() -> None:
 
 def test_efficient_takes_tsumo_and_ron() -> None:
     bot = EfficientBot(0)
-    v = make_view("123m456p789s1122z", "1z")
+    v = make_obs("123m456p789s1122z", "1z")
     legal = [*discards(0, "123m456p789s1122z", "1z"), act(A.TSUMO)]
-    assert bot.choose(v, 0, legal).type is A.TSUMO
-    v = make_view("123m456p789s1122z", seat=1, last_discard=(0, "2z"))
+    assert bot.choose(given(v, legal)).type is A.TSUMO
+    v = make_obs("123m456p789s1122z", seat=1, last_discard=(0, "2z"))
     legal = [act(A.RON, 1), act(A.PON, 1, tiles="22z"), act(A.PASS, 1)]
-    assert bot.choose(v, 1, legal).type is A.RON
+    assert bot.choose(given(v, legal)).type is A.RON
 
 
 def test_efficient_minimises_shanten() -> None:
     # 123m456p789s11z + 58m + 7z drawn: throwing 7z keeps 1-shanten with most ukeire
     hand = "123m58m456p789s11z"
-    v = make_view(hand, "7z")
-    a = EfficientBot(0).choose(v, 0, discards(0, hand, "7z"))
+    v = make_obs(hand, "7z")
+    a = EfficientBot(0).choose(given(v, discards(0, hand, "7z")))
     assert a == act(A.DISCARD, tile="7z")
 
 
 def test_efficient_prefers_more_ukeire() -> None:
     # 1-shanten either way; throwing 5z keeps 34m (ryanmen) and 79m (kanchan)
     hand = "34m79m456p789s111z"
-    v = make_view(hand, "5z")
-    assert EfficientBot(0).choose(v, 0, discards(0, hand, "5z")) == act(A.DISCARD, tile="5z")
+    v = make_obs(hand, "5z")
+    assert EfficientBot(0).choose(given(v, discards(0, hand, "5z"))) == act(A.DISCARD, tile="5z")
 
 
 def test_efficient_counts_visible_tiles_in_ukeire() -> None:
     # Tenpai on a tanki either way: keep 9p or keep 4z. With nothing seen, both
     # have 3 left and the honor goes; with three 9p in a kawa, 9p is dead.
     hand = "123m456p789s111z9p"
-    v = make_view(hand, "4z")
+    v = make_obs(hand, "4z")
     legal = discards(0, hand, "4z")
-    assert EfficientBot(0).choose(v, 0, legal) == act(A.DISCARD, tile="4z")
-    v2 = make_view(hand, "4z", rivers={2: "9p9p9p"})
-    assert EfficientBot(0).choose(v2, 0, legal) == act(A.DISCARD, tile="9p")
+    assert EfficientBot(0).choose(given(v, legal)) == act(A.DISCARD, tile="4z")
+    v2 = make_obs(hand, "4z", rivers={2: "9p9p9p"})
+    assert EfficientBot(0).choose(given(v2, legal)) == act(A.DISCARD, tile="9p")
 
 
 def test_efficient_declares_riichi_when_tenpai_closed() -> None:
     hand = "23m456p789s11z222z"
-    v = make_view(hand, "9p")
+    v = make_obs(hand, "9p")
     legal = [*discards(0, hand, "9p"), act(A.RIICHI, tile="9p")]
-    assert EfficientBot(0).choose(v, 0, legal) == act(A.RIICHI, tile="9p")
+    assert EfficientBot(0).choose(given(v, legal)) == act(A.RIICHI, tile="9p")
 
 
 def test_efficient_keeps_the_red_five() -> None:
     hand = "50m123p456p789s11z"
-    v = make_view(hand, "1z")
+    v = make_obs(hand, "1z")
     legal = [act(A.DISCARD, tile=t) for t in ("5m", "0m", "1z")]
     # 1z keeps a shanpon (4 tiles) over a tanki (3); then plain five before red.
-    assert EfficientBot(0).choose(v, 0, legal) == act(A.DISCARD, tile="1z")
+    assert EfficientBot(0).choose(given(v, legal)) == act(A.DISCARD, tile="1z")
     legal2 = [act(A.DISCARD, tile=t) for t in ("5m", "0m")]
-    assert EfficientBot(0).choose(v, 0, legal2) == act(A.DISCARD, tile="5m")
+    assert EfficientBot(0).choose(given(v, legal2)) == act(A.DISCARD, tile="5m")
 
 
 def test_efficient_pons_yakuhai() -> None:
     hand = "13m456p78s99s5577z"
-    v = make_view(hand, seat=1, last_discard=(0, "7z"))
+    v = make_obs(hand, seat=1, last_discard=(0, "7z"))
     legal = [act(A.PON, 1, tiles="77z"), act(A.PASS, 1)]
-    assert EfficientBot(0).choose(v, 1, legal).type is A.PON
+    assert EfficientBot(0).choose(given(v, legal)).type is A.PON
 
 
 def test_efficient_never_calls_without_a_yaku() -> None:
     # Pon of 9s would improve shanten but leaves no yaku (terminals + mixed suits).
     hand = "19m456p99s11p2358s"
-    v = make_view(hand, seat=1, last_discard=(0, "9s"))
+    v = make_obs(hand, seat=1, last_discard=(0, "9s"))
     legal = [act(A.PON, 1, tiles="99s"), act(A.PASS, 1)]
-    assert EfficientBot(0).choose(v, 1, legal).type is A.PASS
+    assert EfficientBot(0).choose(given(v, legal)).type is A.PASS
 
 
 def test_efficient_chi_for_tanyao() -> None:
     # All simples: chi of 4m from 23m improves and keeps tanyao (kuitan on).
     hand = "23m456p678s22p577s"
-    v = make_view(hand, seat=1, last_discard=(0, "4m"))
+    v = make_obs(hand, seat=1, last_discard=(0, "4m"))
     legal = [act(A.CHI, 1, tiles="23m"), act(A.PASS, 1)]
-    assert EfficientBot(0).choose(v, 1, legal).type is A.CHI
+    assert EfficientBot(0).choose(given(v, legal)).type is A.CHI
     # With terminals in the hand, the same chi has no yaku: pass.
     hand2 = "23m456p678s11p579s"
-    v2 = make_view(hand2, seat=1, last_discard=(0, "4m"))
-    assert EfficientBot(0).choose(v2, 1, legal).type is A.PASS
+    v2 = make_obs(hand2, seat=1, last_discard=(0, "4m"))
+    assert EfficientBot(0).choose(given(v2, legal)).type is A.PASS
 
 
 def test_efficient_reads_kuitan_from_the_view() -> None:
     # The same tanyao chi as above, but the view's rules say kuitan is off: no yaku, pass.
     hand = "23m456p678s22p577s"
     legal = [act(A.CHI, 1, tiles="23m"), act(A.PASS, 1)]
-    v = make_view(hand, seat=1, last_discard=(0, "4m"), kuitan=False)
-    assert read_hand(v, 1).kuitan is False
-    assert EfficientBot(0).choose(v, 1, legal).type is A.PASS
+    v = make_obs(hand, seat=1, last_discard=(0, "4m"), kuitan=False)
+    assert read_hand(v).kuitan is False
+    assert EfficientBot(0).choose(given(v, legal)).type is A.PASS
 
 
 def test_efficient_reads_kuitan_from_a_real_games_view() -> None:
     st = engine.new_game(preset("standard").with_overrides(kuitan=False), b"kuitan off")
-    assert read_hand(engine.view(st, 0), 0).kuitan is False
+    assert read_hand(engine.observe(st, 0)).kuitan is False
     st = engine.new_game(preset("standard"), b"kuitan on")
-    assert read_hand(engine.view(st, 0), 0).kuitan is True
+    assert read_hand(engine.observe(st, 0)).kuitan is True
 
 
 def test_efficient_passes_a_useless_call() -> None:
     hand = "234m456p678s22p55s"  # tenpai (shanpon); a pon of 5s keeps tenpai, no better
-    v = make_view(hand, seat=1, last_discard=(0, "5s"))
+    v = make_obs(hand, seat=1, last_discard=(0, "5s"))
     legal = [act(A.PON, 1, tiles="55s"), act(A.PASS, 1)]
-    assert EfficientBot(0).choose(v, 1, legal).type is A.PASS
+    assert EfficientBot(0).choose(given(v, legal)).type is A.PASS
 
 
 def test_efficient_kyuushu_only_when_far() -> None:
     far = "19m159p1s1234z258m"  # 9 terminal/honor kinds, many shanten
-    v = make_view(far, "6m")
+    v = make_obs(far, "6m")
     legal = [*discards(0, far, "6m"), act(A.KYUUSHU)]
-    assert EfficientBot(0).choose(v, 0, legal).type is A.KYUUSHU
+    assert EfficientBot(0).choose(given(v, legal)).type is A.KYUUSHU
     near = "19m19p19s123455z5m"  # with 6z: 12 kinds and a pair, kokushi tenpai
-    v2 = make_view(near, "6z")
+    v2 = make_obs(near, "6z")
     legal2 = [*discards(0, near, "6z"), act(A.KYUUSHU)]
-    assert EfficientBot(0).choose(v2, 0, legal2).type is A.DISCARD
+    assert EfficientBot(0).choose(given(v2, legal2)).type is A.DISCARD
 
 
 def test_efficient_ankan_when_it_does_not_hurt() -> None:
     hand = "1111m456p789s23s5z"
-    v = make_view(hand, "5z")
+    v = make_obs(hand, "5z")
     legal = [*discards(0, hand, "5z"), act(A.ANKAN, tile="1m")]
-    assert EfficientBot(0).choose(v, 0, legal).type is A.ANKAN
+    assert EfficientBot(0).choose(given(v, legal)).type is A.ANKAN
 
 
 # --- tsumogiri and random --------------------------------------------------------
@@ -255,64 +252,33 @@ def test_efficient_ankan_when_it_does_not_hurt() -> None:
 
 def test_tsumogiri_throws_the_drawn_tile_and_never_calls() -> None:
     hand = "123m456p789s1123z"
-    v = make_view(hand, "9m")
-    assert TsumogiriBot(0).choose(v, 0, discards(0, hand, "9m")) == act(A.DISCARD, tile="9m")
-    v2 = make_view(hand, seat=1, last_discard=(0, "1z"))
+    v = make_obs(hand, "9m")
+    assert TsumogiriBot(0).choose(given(v, discards(0, hand, "9m"))) == act(A.DISCARD, tile="9m")
+    v2 = make_obs(hand, seat=1, last_discard=(0, "1z"))
     legal = [act(A.PON, 1, tiles="11z"), act(A.PASS, 1)]
-    assert TsumogiriBot(0).choose(v2, 1, legal).type is A.PASS
+    assert TsumogiriBot(0).choose(given(v2, legal)).type is A.PASS
 
 
 def test_random_is_seeded_and_legal() -> None:
     hand = "123m456p789s1234z"
-    v = make_view(hand, "9m")
+    v = make_obs(hand, "9m")
     legal = discards(0, hand, "9m")
-    picks = [RandomBot(7).choose(v, 0, legal) for _ in range(3)]
+    picks = [RandomBot(7).choose(given(v, legal)) for _ in range(3)]
     assert picks[0] == picks[1] == picks[2]
     bot = RandomBot(7)
-    seq = [bot.choose(v, 0, legal) for _ in range(40)]
+    seq = [bot.choose(given(v, legal)) for _ in range(40)]
     assert all(a in legal for a in seq)
     assert len(set(seq)) > 3  # it really varies
-
-
-def test_bots_read_legal_actions_from_the_view() -> None:
-    hand = "123m456p789s11z22z"
-    v = make_view(hand, "3z")
-    v["legal_actions"] = [a.to_json() for a in discards(0, hand, "3z")]
-    assert EfficientBot(0).choose(v, 0) == act(A.DISCARD, tile="3z")
 
 
 # --- real games ------------------------------------------------------------------
 
 
-def _decisions(name: str, seed: int, n: int) -> list[tuple[engine.GameState, int]]:
-    """Up to ``n`` decision points of a real game played by ``name`` bots."""
-    st = engine.new_game(preset("standard"), game_seed("bots", seed))
-    bots = [make_bot(name, s) for s in range(4)]
-    out = []
-    while st.phase != "game_end" and len(out) < n:
-        if st.phase == "round_end":
-            engine.next_round(st)
-            continue
-        seat = min(engine.waiting_on(st))
-        out.append((st.clone(), seat))
-        engine.apply(st, bots[seat].choose(st, seat))
-    return out
-
-
-@pytest.mark.parametrize("name", sorted(BOTS))
-def test_view_and_state_give_the_same_choice(name: str) -> None:
-    """A bot handed the GameState decides exactly as from the seat's view."""
-    for st, seat in _decisions(name, 1, 150):
-        legal = engine.legal_actions(st, seat)
-        a = make_bot(name, 5).choose(st, seat, legal)
-        b = make_bot(name, 5).choose(engine.view(st, seat), seat, legal)
-        assert a == b
-        assert a in legal
-
-
 @pytest.mark.parametrize("red", [True, False])
-def test_hand_of_state_reads_what_the_view_shows(red: bool) -> None:
-    """At every decision (calls, kans, riichi included): the same Hand and last discard."""
+def test_read_hand_sees_exactly_what_the_seat_may(red: bool) -> None:
+    """At every decision (calls, kans, riichi included), for every seat: the hand is
+    the seat's own concealed tiles, and ``visible`` counts every tile shown outside it
+    (melds, rivers but called tiles, dora indicators), as the state has them."""
     rules = preset("standard").with_overrides(red_fives=3 if red else 0)
     names = ["efficient", "random", "efficient", "random"]
     checked = 0
@@ -324,13 +290,24 @@ def test_hand_of_state_reads_what_the_view_shows(red: bool) -> None:
                 engine.next_round(st)
                 continue
             for seat in range(4):
-                v = engine.view(st, seat, lean=True)
-                assert hand_of_state(st, seat) == read_hand(v, seat)
-                last = v["last_discard"]
-                assert last_discard_of_state(st) == (parse_tile(last["tile"]) if last else None)
+                h = read_hand(engine.observe(st, seat))
+                assert h.counts == st.counts(seat)
+                assert sorted(h.tiles) == sorted(st.concealed(seat))
+                assert h.drawn == (st.tile(st.drawn[seat]) if st.drawn[seat] is not None else None)
+                shown = [0] * NUM_KINDS
+                for s in range(4):
+                    for f in st.melds[s]:
+                        for t in f.ids:
+                            shown[t >> 2] += 1
+                    for r in st.rivers[s]:
+                        if not r.called:
+                            shown[r.tid >> 2] += 1
+                for t in st.dora_indicators():
+                    shown[kind(t)] += 1
+                assert h.visible == shown
                 checked += 1
             seat = min(engine.waiting_on(st))
-            engine.apply(st, bots[seat].choose(st, seat))
+            engine.apply(st, bots[seat].choose(engine.observe(st, seat)))
     assert checked > 1000
 
 
@@ -375,13 +352,14 @@ class _CheatingBot:
         self.n = 0
         self.bad: Action | None = None
 
-    def choose(self, obs: Any, seat: int, legal: list[Action] | None = None) -> Action:
+    def choose(self, obs: Observation) -> Action:
         self.n += 1
         if self.n == 5:
-            absent = obs.counts(seat).index(0)
-            self.bad = Action(A.DISCARD, seat, absent, ())
+            assert obs.seat is not None
+            absent = read_hand(obs).counts.index(0)
+            self.bad = Action(A.DISCARD, obs.seat, absent, ())
             return self.bad
-        return self.inner.choose(obs, seat, legal)
+        return self.inner.choose(obs)
 
 
 @pytest.mark.parametrize("checks", [Checks.none(), Checks()])

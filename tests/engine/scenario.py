@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
 
-from server.engine.actions import Action, ActionType, Event
-from server.engine.game import GameState, check_invariants, legal_actions
+from server.engine.actions import Action, ActionType
+from server.engine.events import Event
+from server.engine.riichi import GameState, apply, at_round, check_invariants, legal_actions
 from server.engine.riichi.rules import RuleSet, preset
 from server.engine.riichi.wall import Wall
 from server.engine.tiles import parse_tile
+from server.wire.riichi import event_json
 
 PLAIN = preset("standard").with_overrides(red_fives=0)
 
@@ -37,7 +41,7 @@ def game(
         dealer=dealer,
         red_fives=rules.red_fives > 0,
     )
-    st = GameState.at_round(
+    st = at_round(
         rules,
         round_wind=round_wind,
         dealer=dealer,
@@ -65,7 +69,7 @@ def act(
     st: GameState, seat: int, type_: str, tile: str | None = None, tiles: str = ""
 ) -> list[Event]:
     """Apply one action (it must be legal) and check the invariants afterwards."""
-    evs = st.apply(action(seat, type_, tile, tiles))
+    evs = apply(st, action(seat, type_, tile, tiles))
     check_invariants(st)
     return evs
 
@@ -93,8 +97,18 @@ def pass_all(st: GameState) -> list[Event]:
     return out
 
 
-def ev(events: Sequence[Event], type_: str) -> list[Event]:
-    return [e for e in events if e.type == type_]
+@dataclass(frozen=True)
+class Wired:
+    """An event as the protocol carries it: tests read its JSON fields in ``data``."""
+
+    type: str
+    data: dict[str, Any]
+    event: Event
+
+
+def ev(events: Sequence[Event], type_: str) -> list[Wired]:
+    """The events of one type, each with its wire JSON (``data``) and the typed value."""
+    return [Wired(e.type, event_json(e), e) for e in events if e.type == type_]
 
 
 def tsumogiri(st: GameState, times: int = 1) -> list[Event]:

@@ -1,28 +1,29 @@
-"""Whole-game behaviour: dealing (R3, R4), replay (R6), views, events, random games."""
+"""Whole-game behaviour: dealing (R3, R4), replay (R6), observations, events, random games."""
 
-import json
 import random
 
 import pytest
 
-from server.engine.actions import Action, ActionType, Event, IllegalAction
-from server.engine.game import (
+from server.engine.actions import Action, ActionType, IllegalAction
+from server.engine.events import Event
+from server.engine.riichi import (
+    Draw,
     GameState,
+    Haipai,
+    RoundStart,
     apply,
+    at_round,
     check_invariants,
     legal_actions,
     new_game,
     next_round,
+    observe,
     replay,
-    view,
     waiting_on,
 )
 from server.engine.riichi.rules import preset
 from server.engine.riichi.scoring import ScoreError
 from server.engine.riichi.wall import Wall, deal_positions
-from server.engine.tiles import tile_str
-from server.engine.view import views
-from tests.engine import scenario
 
 
 def test_r3_r4_new_game_deals_from_the_wall() -> None:
@@ -35,16 +36,16 @@ def test_r3_r4_new_game_deals_from_the_wall() -> None:
     assert st.drawn[0] == w.tiles[52] and len(st.hands[0]) == 14
     assert st.live_left() == 69  # 70 at the first draw, which the dealer has made
     start = st.start_events[1]
-    assert start.type == "round_start"
-    assert start.data["dice"] == list(w.dice)
-    assert start.data["dora_indicators"] == [tile_str(w.tile(130))]
-    assert start.data["wall_left"] == 70  # R4: 70 live tiles before the first draw
+    assert isinstance(start, RoundStart)
+    assert start.dice == w.dice
+    assert start.dora_indicators == (w.tile(130),)
+    assert start.wall_left == 70  # R4: 70 live tiles before the first draw
 
 
 def test_r3_first_dealer_and_at_round_dealer() -> None:
     st = new_game(preset("standard"), b"x", first_dealer=2)
     assert st.dealer == 2 and st.turn == 2 and len(st.hands[2]) == 14
-    st = GameState.at_round(preset("tenhou"), round_wind=1, dealer=3, honba=2, riichi_sticks=1)
+    st = at_round(preset("tenhou"), round_wind=1, dealer=3, honba=2, riichi_sticks=1)
     assert (st.round_wind, st.kyoku, st.honba, st.riichi_sticks) == (1, 3, 2, 1)
     check_invariants(st)
 
@@ -82,23 +83,20 @@ def random_game(seed: bytes, name: str, rng: random.Random, checks: bool) -> Gam
 
 def assert_events_private(events: list[Event]) -> None:
     for e in events:
-        if e.type in ("haipai", "draw"):
-            assert e.seats == frozenset({e.data["seat"]})
+        if isinstance(e, (Haipai, Draw)):
+            assert e.seats == frozenset({e.seat})
         else:
             assert e.seats is None
 
 
 def assert_no_leak(st: GameState) -> None:
     for seat in (None, 0, 1, 2, 3):
-        v = view(st, seat)
-        json.dumps(v)
-        for p in v["players"]:
-            if p["seat"] != seat:
-                assert p["hand"] is None and p["drawn"] is None
-        if seat is not None:
-            own = v["players"][seat]
-            n = len(own["hand"]) + (1 if own["drawn"] else 0)
-            assert n == len(st.hands[seat])
+        o = observe(st, seat)
+        if seat is None:
+            assert o.hand == () and o.drawn is None and o.legal == ()
+        else:
+            assert len(o.hand) + (1 if o.drawn is not None else 0) == len(st.hands[seat])
+            assert sorted(o.tiles()) == sorted(st.concealed(seat))
 
 
 @pytest.mark.parametrize("name", ["standard", "tenhou", "majsoul"])
@@ -107,8 +105,8 @@ def test_random_games_keep_invariants_and_replay(name: str) -> None:
     for g in range(1):
         st = random_game(f"{name}{g}".encode(), name, rng, checks=True)
         assert st.final is not None and len(st.final) == 4
-        assert sorted(f["rank"] for f in st.final) == [1, 2, 3, 4]
-        assert sum(f["score"] for f in st.final) == pytest.approx(0, abs=1e-6)
+        assert sorted(f.rank for f in st.final) == [1, 2, 3, 4]
+        assert sum(f.score for f in st.final) == pytest.approx(0, abs=1e-6)
         again = replay(st.rules, st.seed, st.log)
         assert again.scores == st.scores and again.final == st.final
         assert [r.deltas for r in again.round_results] == [r.deltas for r in st.round_results]
@@ -131,61 +129,14 @@ def test_clone_is_independent() -> None:
     assert st.drawn[0] is not None and cp.drawn[0] is None
 
 
-def test_view_of_own_seat_has_hand_drawn_tile_and_help() -> None:
-    st = new_game(preset("standard"), b"view")
-    v = view(st, 0)
-    assert len(v["players"][0]["hand"]) == 13 and v["players"][0]["drawn"] is not None
-    assert v["legal_actions"] and all(a["seat"] == 0 for a in v["legal_actions"])
-    assert v["help"]["shanten"] >= 0
-    spectator = view(st, None)
-    assert spectator["legal_actions"] == [] and spectator["help"] is None
-    assert all(p["hand"] is None for p in spectator["players"])
-    with pytest.raises(ValueError):
-        view(st, 4)
-
-
-def test_view_carries_the_rule_options() -> None:
-    rules = preset("tenhou").with_overrides(kuitan=False, length="tonpuu", think_seconds=7)
-    v = view(new_game(rules, b"rules"), 2)
-    assert v["rules"]["name"] == "tenhou"
-    assert v["rules"]["kuitan"] is False and v["rules"]["red_fives"] == 3
-    assert v["rules"]["length"] == "tonpuu" and v["rules"]["think_seconds"] == 7
-    assert v["rules"]["bank_seconds"] == rules.bank_seconds
-    # a caller changing its view cannot change the next one
-    v["rules"]["uma"].append(0)
-    v["rules"]["kuitan"] = True
-    again = view(new_game(rules, b"rules"), 2)["rules"]
-    assert again["kuitan"] is False and again["uma"] == list(rules.uma)
-    assert json.loads(json.dumps(again)) == again
-
-
-def test_help_scores_a_five_wait_with_the_red_five_when_only_it_is_left() -> None:
-    # Seat 1 holds all three plain 5m; its 5m wait (345m + 555m) can only be the red 5m.
-    st = scenario.game([None, "34555m234p456p88s", None, None], rules=preset("standard"))
-    waits = {w["tile"]: w for w in view(st, 1)["help"]["waits"]}
-    assert set(waits) == {"2m", "5m", "8s"}
-    assert waits["5m"]["yaku"] is True and waits["5m"]["left"] == 1  # tanyao
-    assert waits["2m"]["yaku"] is True and waits["8s"]["yaku"] is True
-    # Without red fives the four 5m are plain and the plain tile is scored as is.
-    plain = scenario.game([None, "34555m234p456p88s", None, None])
-    waits = {w["tile"]: w for w in view(plain, 1)["help"]["waits"]}
-    assert waits["5m"]["yaku"] is True
-
-
-def test_help_lists_a_wait_on_a_fifth_tile_as_never_arriving() -> None:
-    # 5555p + three runs: formally tenpai on 5p, but all four are in the hand (karaten).
-    st = scenario.game([None, "0555p123s456s789s", None, None], rules=preset("standard"))
-    assert view(st, 1)["help"]["waits"] == [{"tile": "5p", "left": 0, "yaku": False}]
-
-
 def test_score_lets_bad_input_raise() -> None:
     # A win tile that is no tile is a caller bug, not "no win".
     st = new_game(preset("standard"), b"score")
     with pytest.raises(ScoreError) as info:
-        st._score(1, 99, False)
+        st.score(1, 99, False)
     assert info.value.code == "bad_input"
     # an incomplete hand is still simply no win
-    assert st._score(1, st.tile(st.hands[1][0]), False) is None
+    assert st.score(1, st.tile(st.hands[1][0]), False) is None
 
 
 def test_clone_shares_immutable_records_and_copies_the_lists() -> None:
@@ -200,39 +151,6 @@ def test_clone_shares_immutable_records_and_copies_the_lists() -> None:
     assert all(a is b for a, b in zip(cp.round_results, st.round_results, strict=True))
     apply(cp, legal_actions(cp, min(waiting_on(cp)))[0])
     assert len(cp.log) == len(st.log) + 1
-
-
-def test_lean_view_leaves_out_actions_and_help_only() -> None:
-    st = new_game(preset("standard"), b"lean")
-    full, lean = view(st, 0), view(st, 0, lean=True)
-    assert lean["legal_actions"] == [] and lean["help"] is None
-    assert full["legal_actions"] and full["help"] is not None
-    rest = {k for k in full if k not in ("legal_actions", "help")}
-    assert {k: lean[k] for k in rest} == {k: full[k] for k in rest}
-
-
-def test_views_of_all_seats_equal_one_view_each_through_random_games() -> None:
-    """``views`` (what the server sends after every step) shares its public parts
-    between seats; every one of them must equal the seat's own ``view``."""
-    rng = random.Random(7)
-    for g in range(3):
-        st = new_game(preset("standard"), f"views{g}".encode())
-        steps = 0
-        while st.phase != "game_end" and steps < 400:
-            seats = [None, 0, 1, 2, 3]
-            both = views(st, seats)
-            assert json.dumps(both) == json.dumps([view(st, s) for s in seats])
-            for s, v in zip(seats, both, strict=True):
-                for p in v["players"]:
-                    assert (p["hand"] is None) == (p["seat"] != s)
-            if st.phase == "round_end":
-                next_round(st)
-                continue
-            seat = min(waiting_on(st))
-            apply(st, rng.choice(legal_actions(st, seat)))
-            steps += 1
-    with pytest.raises(ValueError):
-        views(st, [0, 4])
 
 
 def test_check_invariants_names_a_misplaced_tile() -> None:

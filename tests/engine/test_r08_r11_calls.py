@@ -3,7 +3,7 @@
 import pytest
 
 from server.engine.actions import IllegalAction
-from server.engine.game import legal_actions, waiting_on
+from server.engine.riichi import apply, legal_actions, waiting_on
 from server.engine.tiles import parse_tiles
 from tests.engine.scenario import act, action, ev, game, types
 
@@ -72,7 +72,7 @@ def test_r8_all_pass_next_seat_draws() -> None:
     st = start()
     for s in (1, 2, 3):
         evs = act(st, s, "pass")
-    assert ev(evs, "tsumo_turn")[0].data["seat"] == 1
+    assert ev(evs, "draw")[0].data["seat"] == 1
     assert st.turn == 1 and len(st.hands[1]) == 14
 
 
@@ -81,11 +81,11 @@ def test_r8_answer_twice_or_out_of_turn_is_refused() -> None:
     act(st, 1, "pass")
     before = st.clone()
     with pytest.raises(IllegalAction, match="already answered"):
-        st.apply(action(1, "chi", tiles="34p"))
+        apply(st, action(1, "chi", tiles="34p"))
     with pytest.raises(IllegalAction, match="not to act"):
-        st.apply(action(0, "discard", "1m"))
+        apply(st, action(0, "discard", "1m"))
     with pytest.raises(IllegalAction):
-        st.apply(action(2, "chi", tiles="46p"))  # only the next seat may chi
+        apply(st, action(2, "chi", tiles="46p"))  # only the next seat may chi
     assert st.log == before.log and st.claim_answers == before.claim_answers
 
 
@@ -98,7 +98,7 @@ def test_r11_kuikae_after_chi_forbids_called_tile_and_other_end() -> None:
     assert parse_tiles("2p")[0] not in discards
     assert parse_tiles("6p")[0] in discards
     with pytest.raises(IllegalAction, match="kuikae"):
-        st.apply(action(1, "discard", "2p"))
+        apply(st, action(1, "discard", "2p"))
     act(st, 1, "discard", "6p")
 
 
@@ -114,7 +114,7 @@ def test_r11_kuikae_after_pon_forbids_the_called_kind() -> None:
     act(st, 2, "pon", tiles="55p")
     assert all(a.tile != parse_tiles("5p")[0] for a in legal_actions(st, 2))
     with pytest.raises(IllegalAction, match="kuikae"):
-        st.apply(action(2, "discard", "5p"))
+        apply(st, action(2, "discard", "5p"))
 
 
 def test_r8_only_listed_actions_are_accepted_with_a_reason() -> None:
@@ -122,6 +122,6 @@ def test_r8_only_listed_actions_are_accepted_with_a_reason() -> None:
     act(st, 3, "pass")
     act(st, 2, "pass")
     with pytest.raises(IllegalAction, match="order legal_actions gives"):
-        st.apply(action(1, "chi", tiles="76p"))
+        apply(st, action(1, "chi", tiles="76p"))
     evs = act(st, 1, "chi", tiles="67p")
     assert ev(evs, "call")[0].data["tiles"] == ["5p", "6p", "7p"]

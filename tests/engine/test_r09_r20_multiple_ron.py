@@ -1,6 +1,6 @@
 """Multiple ron per preset (R9), honba and riichi sticks to the first winner (R19, R20)."""
 
-from server.engine.game import next_round, waiting_on
+from server.engine.riichi import next_round, waiting_on
 from server.engine.riichi.rules import preset
 from tests.engine.scenario import act, ev, game
 

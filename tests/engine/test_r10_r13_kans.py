@@ -3,7 +3,7 @@
 import pytest
 
 from server.engine.actions import IllegalAction
-from server.engine.game import legal_actions, waiting_on
+from server.engine.riichi import apply, legal_actions, waiting_on
 from server.engine.riichi.rules import preset
 from server.engine.tiles import parse_tile
 from tests.engine.scenario import PLAIN, act, action, ev, game, pass_all, tsumogiri, types
@@ -151,7 +151,7 @@ def test_r13_four_kans_by_one_player_go_on_and_a_fifth_is_refused() -> None:
     assert st.phase == "play" and st.turn == 1
     assert "ankan" not in types(st, 1)
     with pytest.raises(IllegalAction, match="fifth kan"):
-        st.apply(action(1, "ankan", "9s"))
+        apply(st, action(1, "ankan", "9s"))
 
 
 def test_r10_no_calls_on_the_last_discard_but_houtei_ron() -> None:
@@ -244,7 +244,7 @@ def test_r12_ankan_with_a_red_five_is_named_by_its_kind() -> None:
     ankans = [a for a in legal_actions(st, 0) if a.type.value == "ankan"]
     assert [a.tile for a in ankans] == [parse_tile("5p")]
     with pytest.raises(IllegalAction, match="by its kind"):
-        st.apply(action(0, "ankan", "0p"))
+        apply(st, action(0, "ankan", "0p"))
     evs = act(st, 0, "ankan", "5p")
     assert ev(evs, "kan")[0].data["tiles"] == ["5p", "5p", "5p", "0p"]
 

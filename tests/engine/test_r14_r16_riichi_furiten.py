@@ -3,7 +3,7 @@
 import pytest
 
 from server.engine.actions import IllegalAction
-from server.engine.game import legal_actions
+from server.engine.riichi import apply, legal_actions
 from server.engine.tiles import parse_tile
 from tests.engine.scenario import act, action, ev, game, pass_all, tsumogiri, types
 
@@ -52,7 +52,7 @@ def test_r14_riichi_refused_below_1000_points() -> None:
     st = game(RIICHI_HANDS, draws="2z", scores=[900, 33100, 33000, 33000])
     assert "riichi" not in types(st, 0)
     with pytest.raises(IllegalAction, match="1000 points"):
-        st.apply(action(0, "riichi", "5p"))
+        apply(st, action(0, "riichi", "5p"))
     assert st.drawn[0] is not None and len(st.log) == 0
 
 
@@ -72,7 +72,7 @@ def test_r14_riichi_needs_four_tiles_in_the_live_wall() -> None:
     assert st.turn == 0 and st.live_left() == 1
     assert "riichi" not in types(st, 0)
     with pytest.raises(IllegalAction, match="4 tiles"):
-        st.apply(action(0, "riichi", "5p"))
+        apply(st, action(0, "riichi", "5p"))
 
 
 def test_r14_after_riichi_only_the_drawn_tile_is_discarded() -> None:
@@ -84,7 +84,7 @@ def test_r14_after_riichi_only_the_drawn_tile_is_discarded() -> None:
     assert [a.type.value for a in legal_actions(st, 0)] == ["discard"]
     assert legal_actions(st, 0)[0].tile == parse_tile("9p")
     with pytest.raises(IllegalAction, match="only the drawn tile"):
-        st.apply(action(0, "discard", "1m"))
+        apply(st, action(0, "discard", "1m"))
 
 
 # seat 0 in riichi: 1m triplet, waits 1s/4s; the 4th 1m drawn may be kanned.
@@ -112,7 +112,7 @@ def test_r14_ankan_after_riichi_refused_when_waits_change() -> None:
     assert st.drawn[0] is not None and st.tile(st.drawn[0]) == parse_tile("1m")
     assert "ankan" not in types(st, 0)
     with pytest.raises(IllegalAction):
-        st.apply(action(0, "ankan", "1m"))
+        apply(st, action(0, "ankan", "1m"))
 
 
 # --- R15 ----------------------------------------------------------------------
@@ -258,5 +258,5 @@ def test_r14_no_riichi_on_a_fifth_copy_wait() -> None:
     riichi = {a.tile for a in legal_actions(st, 0) if a.type.value == "riichi"}
     assert riichi == {parse_tile("1m")}  # tanki on 9m
     with pytest.raises(IllegalAction, match="all four"):
-        st.apply(action(0, "riichi", "9m"))
+        apply(st, action(0, "riichi", "9m"))
     act(st, 0, "riichi", "1m")

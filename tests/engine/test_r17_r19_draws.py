@@ -3,7 +3,7 @@
 import pytest
 
 from server.engine.actions import IllegalAction
-from server.engine.game import next_round
+from server.engine.riichi import apply, next_round
 from server.engine.tiles import parse_tiles, tile_str
 from tests.engine.scenario import act, action, ev, game, pass_all, tsumogiri, types
 
@@ -57,7 +57,7 @@ def test_r18_kyuushu_kyuuhai_on_the_first_draw_only() -> None:
     tsumogiri(st, 3)
     assert st.turn == 0 and "kyuushu" not in types(st, 0)  # second draw
     with pytest.raises(IllegalAction):
-        st.apply(action(0, "kyuushu"))
+        apply(st, action(0, "kyuushu"))
 
 
 def test_r18_kyuushu_kyuuhai_ends_the_round_dealer_stays() -> None:

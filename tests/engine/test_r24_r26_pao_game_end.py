@@ -2,7 +2,7 @@
 
 import pytest
 
-from server.engine.game import next_round
+from server.engine.riichi import legal_actions, next_round
 from server.engine.riichi.rules import preset
 from tests.engine.scenario import PLAIN, act, ev, game, pass_all, rotate, tsumogiri
 
@@ -65,7 +65,7 @@ def ron_round(dealer: int, round_wind: int, scores, **kw):
     winner = (dealer + 1) % 4
     evs = []
     for s in range(4):
-        if s != winner and st.phase == "play" and st.legal(s):
+        if s != winner and st.phase == "play" and legal_actions(st, s):
             evs += act(st, s, "pass")
     evs += act(st, winner, "ron")
     assert ev(evs, "agari")
@@ -173,14 +173,14 @@ NOTEN = ["2468m2468p24567s", "3579m3579p3579s5m", "1111z234p567p888s", "147m258p
 def test_r26_final_ranking_ties_by_seat_order_oka_uma_leftover_sticks(
     name: str, first_dealer: int, expected: dict[int, tuple[int, int, float]]
 ) -> None:
-    from server.engine.game import GameState
+    from server.engine.riichi import at_round
     from server.engine.riichi.wall import Wall
 
     rules = preset(name).with_overrides(red_fives=0, west_extension=False)
     dealer = (first_dealer + 3) % 4
     wall = Wall.build(hands=rotate(NOTEN, dealer), dealer=dealer, red_fives=False)
     scores = [29500, 29500, 20000, 20000]
-    st = GameState.at_round(
+    st = at_round(
         rules,
         round_wind=1,
         dealer=dealer,

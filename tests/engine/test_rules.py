@@ -18,8 +18,30 @@ def test_presets_by_name_match_rules_table() -> None:
         assert r.double_wind_pair_fu == 4
         assert r.nagashi_mangan and r.pao and r.tobi and r.west_extension and r.agari_yame
         assert not r.sanrenkou and not r.isshoku_sanjun
-    assert (ten.think_seconds, ten.bank_seconds) == (5, 10)
-    assert (std.think_seconds, std.bank_seconds) == (5, 20)
+    assert (std.pao_whole_hand, ten.pao_whole_hand, mjs.pao_whole_hand) == (True, True, False)
+    assert (std.tenpai_yame, ten.tenpai_yame, mjs.tenpai_yame) == (True, False, True)
+    assert (std.kokushi_ankan_chankan, ten.kokushi_ankan_chankan) == (True, False)
+    assert mjs.kokushi_ankan_chankan
+
+
+def test_thinking_time_is_not_a_rule_option() -> None:
+    assert "think_seconds" not in preset("standard").to_dict()
+    with pytest.raises(RulesError, match="think_seconds"):
+        preset("standard").with_overrides(think_seconds=5)
+    # a stored rules object carries it beside the options (the table's): ignored here
+    stored = {**preset("tenhou").to_dict(), "think_seconds": 9, "variant": "riichi"}
+    assert RuleSet.from_dict(stored) == preset("tenhou")
+
+
+def test_records_stored_before_the_issue_11_options_keep_their_rules() -> None:
+    old = preset("tenhou").to_dict()
+    for name in ("tenpai_yame", "pao_whole_hand", "kokushi_ankan_chankan"):
+        del old[name]
+    r = RuleSet.from_dict(old)
+    assert r.tenpai_yame is r.agari_yame is True
+    assert r.pao_whole_hand is False and r.kokushi_ankan_chankan is True
+    # a preset with overrides is not an old record: the preset's values hold
+    assert RuleSet.from_dict({"preset": "tenhou", "agari_yame": True}).tenpai_yame is False
 
 
 def test_unknown_preset_is_refused() -> None:
@@ -47,7 +69,7 @@ def test_overrides_make_a_new_frozen_object() -> None:
         ({"start_points": 30000, "return_points": 25000}, "return_points"),
         ({"double_wind_pair_fu": 3}, "double_wind_pair_fu"),
         ({"multiple_ron": "quadruple"}, "multiple_ron"),
-        ({"think_seconds": -1}, "think_seconds"),
+        ({"uma": [20, 0, -20]}, "uma must be 4 integers"),
     ],
 )
 def test_bad_overrides_are_refused(overrides: dict[str, object], message: str) -> None:
@@ -56,11 +78,10 @@ def test_bad_overrides_are_refused(overrides: dict[str, object], message: str) -
 
 
 def test_dict_round_trip_and_resolve() -> None:
-    r = preset("majsoul").with_overrides(think_seconds=0, uma=[30, 10, -10, -30])
+    r = preset("majsoul").with_overrides(uma=[30, 10, -10, -30])
     d = r.to_dict()
     assert d["uma"] == [30, 10, -10, -30]
     assert RuleSet.from_dict(d) == r
-    assert not r.timed
     assert resolve({"preset": "tenhou", "length": "tonpuu"}).length == "tonpuu"
     assert resolve("tenhou") is PRESETS["tenhou"]
     assert resolve(None) is PRESETS["standard"]

@@ -5,9 +5,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from server.engine import game as engine
+from server.engine import riichi as engine
 from server.engine.actions import ActionType
 from server.engine.riichi.rules import preset
+from server.wire.riichi import seat_views
 
 
 def self_play(seed: bytes, rng_seed: int, rules_name: str = "tenhou") -> engine.GameState:
@@ -43,5 +44,5 @@ def fingerprint(st: engine.GameState) -> Any:
             )
             for r in st.round_results
         ],
-        [engine.view(st, s) for s in (None, 0, 1, 2, 3)],
+        seat_views(st, [None, 0, 1, 2, 3]),
     )

@@ -202,8 +202,8 @@ def test_bot_game_exports_and_verifies_with_jantaku_log_verify(
     assert doc["name"] == ["cy", "dee", "ann", "bob"]
     assert doc["log"][0][0] == [0, 0, 0]
     assert len(doc["log"]) == len(state.round_results)
-    final = {f["seat"]: f for f in state.final or []}
-    assert doc["sc"][0::2] == [final[(p + 2) % 4]["points"] for p in range(4)]
+    final = {f.seat: f for f in state.final or ()}
+    assert doc["sc"][0::2] == [final[(p + 2) % 4].points for p in range(4)]
     path = tmp_path / "bot-game.json"
     path.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
     assert main(["log", "verify", str(path)]) == 0

@@ -12,8 +12,9 @@ import pytest
 
 from server.bots import make_bot
 from server.bots.selfplay import Checks, play_game
-from server.engine import game as engine
+from server.engine import riichi as engine
 from server.engine.riichi.rules import preset
+from server.engine.riichi.variant import RIICHI
 from server.records.importer import (
     ImportedGame,
     LogImportError,
@@ -24,6 +25,7 @@ from server.records.importer import (
 from server.records.load import MAX_LOG_BYTES, parse_log
 from server.records.model import RecordError
 from server.records.record import GameRecord
+from server.wire.riichi import standing_json
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
 MJLOGS = sorted((FIXTURES / "mjx" / "mjlog").glob("*.mjlog"))
@@ -57,7 +59,7 @@ def bot_game(first_dealer: int = 2) -> tuple[GameRecord, engine.GameState]:
     state, stats = play_game(rules, b"history-test", bots, Checks.none(), first_dealer=first_dealer)
     assert not stats.failures
     assert state.phase == "game_end"
-    return GameRecord.from_state(state, ["ann", "bob", "cy", "dee"]), state
+    return GameRecord.from_state(RIICHI, state, ["ann", "bob", "cy", "dee"]), state
 
 
 def _types(game: ImportedGame) -> list[str]:
@@ -232,7 +234,7 @@ def test_record_events_rebuild_the_played_game() -> None:
     events = record_events(record)
     types = [e["type"] for e in events]
     assert types[0] == "game_start" and types[-1] == "game_end"
-    assert events[-1]["data"]["final"] == state.final
+    assert events[-1]["data"]["final"] == [standing_json(f) for f in state.final or ()]
     results = [e["data"] for e in events if e["type"] in ("agari", "ryuukyoku")]
     assert [r["scores"] for r in results] == [list(rr.scores) for rr in state.round_results]
     # A call keeps its meld type in the data while the event type stays "call".
@@ -244,7 +246,9 @@ def test_record_events_name_the_refused_action() -> None:
     record, _ = bot_game()
     actions = list(record.actions)
     actions[5] = actions[0]  # the dealer's first action again, out of turn by now
-    bad = GameRecord(record.rules, record.seed, record.first_dealer, record.players, tuple(actions))
+    bad = GameRecord(
+        RIICHI, record.rules, record.seed, record.first_dealer, record.players, tuple(actions)
+    )
     with pytest.raises(RecordError, match=r"actions\[5\]"):
         record_events(bad)
 

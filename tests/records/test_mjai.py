@@ -242,7 +242,7 @@ def test_bot_game_exports_to_mjai() -> None:
         1,
         0,
     )
-    final = {f["seat"]: f["points"] for f in state.final or []}
+    final = {f.seat: f.points for f in state.final or ()}
     assert lines[-1] == {"type": "end_game", "scores": [final[(p + 2) % 4] for p in range(4)]}
     text = dumps_mjai(lines)
     assert text.endswith("\n")

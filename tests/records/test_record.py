@@ -7,9 +7,10 @@ from typing import Any
 
 import pytest
 
-from server.engine import game as engine
+from server.engine import riichi as engine
 from server.engine.actions import Action, ActionType
 from server.engine.riichi.rules import preset
+from server.engine.riichi.variant import RIICHI
 from server.records.model import RecordError
 from server.records.record import GameRecord, replay
 from tests.records.helpers import fingerprint, self_play
@@ -21,7 +22,7 @@ def played() -> engine.GameState:
 
 
 def test_self_played_game_round_trips_and_replays(played: engine.GameState) -> None:
-    rec = GameRecord.from_state(played, ["東", "b", "c", "d"])
+    rec = GameRecord.from_state(RIICHI, played, ["東", "b", "c", "d"])
     assert played.phase == "game_end" and len(played.round_results) >= 4
     assert rec.actions.count(None) == len(played.round_results)  # one marker per next_round
     text = rec.dumps()
@@ -36,7 +37,7 @@ def test_self_played_game_round_trips_and_replays(played: engine.GameState) -> N
 @pytest.mark.parametrize(("seed", "rules"), [(b"\x00\x01", "standard"), (b"majsoul!", "majsoul")])
 def test_other_presets_replay_identically(seed: bytes, rules: str) -> None:
     st = self_play(seed, 7, rules)
-    rec = GameRecord.loads(GameRecord.from_state(st).dumps())
+    rec = GameRecord.loads(GameRecord.from_state(RIICHI, st).dumps())
     assert rec.rules == preset(rules)
     assert fingerprint(replay(rec)) == fingerprint(st)
 
@@ -46,12 +47,12 @@ def test_record_of_an_unfinished_game_replays_to_the_same_point() -> None:
     for _ in range(25):
         seat = min(engine.waiting_on(st))
         engine.apply(st, engine.legal_actions(st, seat)[-1])
-    rec = GameRecord.from_state(st)
+    rec = GameRecord.from_state(RIICHI, st)
     assert fingerprint(replay(GameRecord.loads(rec.dumps()))) == fingerprint(st)
 
 
 def good_json(played: engine.GameState) -> dict[str, Any]:
-    return GameRecord.from_state(played).to_json()
+    return GameRecord.from_state(RIICHI, played).to_json()
 
 
 @pytest.mark.parametrize(
@@ -89,12 +90,12 @@ def test_not_json() -> None:
 
 
 def test_replay_names_the_first_refused_action(played: engine.GameState) -> None:
-    rec = GameRecord.from_state(played)
+    rec = GameRecord.from_state(RIICHI, played)
     first = rec.actions[0]
     assert first is not None
     wrong = Action(ActionType.TSUMO, (first.seat + 1) % 4)
     bad = GameRecord(
-        rec.rules, rec.seed, rec.first_dealer, rec.players, (first, wrong, *rec.actions[2:])
+        RIICHI, rec.rules, rec.seed, rec.first_dealer, rec.players, (first, wrong, *rec.actions[2:])
     )
     with pytest.raises(RecordError, match=r"^actions\[1\] \(Action\(ActionType.TSUMO"):
         replay(bad)

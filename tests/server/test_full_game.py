@@ -45,15 +45,15 @@ def check_no_leak(client: TableClient, record: dict[int, list[int] | None]) -> N
     for f in client.frames:
         text = json.dumps(f)
         assert "wall" not in text.replace("wall_left", ""), f
-        if f["type"] == "event" and "event" in f:
+        if f["type"] == "event":
             seats = record[f["version"]]
-            assert seats is None or (seat is not None and seat in seats), (seat, f)
-            if f["event"]["type"] in PRIVATE_TYPES:
-                assert f["event"]["seat"] == seat, f
-        elif f["type"] == "event":
-            # Hidden only when the record says this seat may not see it.
-            seats = record[f["version"]]
-            assert seats is not None and (seat is None or seat not in seats), (seat, f)
+            ev = f["event"]
+            if seats is not None and (seat is None or seat not in seats):
+                # masked: that it happened and to whom, not its tiles
+                assert ev["type"] in PRIVATE_TYPES, (seat, f)
+                assert ev.get("tile") is None and ev.get("tiles") is None, (seat, f)
+            elif ev["type"] in PRIVATE_TYPES:
+                assert ev["seat"] == seat, f
         elif f["type"] == "view":
             view = f["view"]
             assert view["seat"] == seat

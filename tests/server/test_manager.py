@@ -5,9 +5,13 @@ from __future__ import annotations
 import asyncio
 
 from server.engine.riichi.rules import preset
+from server.engine.riichi.variant import RIICHI
 from server.tables.manager import TableManager
+from server.tables.options import TableOptions
 from server.tables.sink import NullSink
 from server.tables.table import SeatSpec, TableConfig
+
+STANDARD = preset("standard")
 
 
 async def test_finished_table_and_its_timer_are_dropped_after_the_linger_time() -> None:
@@ -16,7 +20,12 @@ async def test_finished_table_and_its_timer_are_dropped_after_the_linger_time() 
     ended: list[int] = []
     mgr.on_game_end = ended.append
     bots = [SeatSpec(f"bot{s}", bot="efficient") for s in range(4)]
-    tables = [mgr.start_table(g, preset("standard"), f"reap-{g}".encode(), 0, bots) for g in (1, 2)]
+    tables = [
+        mgr.start_table(
+            g, RIICHI, preset("standard"), TableOptions(), f"reap-{g}".encode(), 0, bots
+        )
+        for g in (1, 2)
+    ]
     async with asyncio.timeout(60):
         while not ended:
             await asyncio.sleep(0.01)

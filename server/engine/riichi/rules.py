@@ -25,12 +25,13 @@ class RulesError(ValueError):
 @dataclass(frozen=True, slots=True)
 class RuleSet:
     name: str = "standard"
+    seats: int = 4
     length: Length = "hanchan"
     red_fives: int = 3
     kuitan: bool = True
     start_points: int = 25000
     return_points: int = 30000
-    uma: tuple[int, int, int, int] = (10, 5, -5, -10)
+    uma: tuple[int, ...] = (10, 5, -5, -10)
     # "double": double ron, triple ron aborts; "triple": every ron wins;
     # "atamahane": only the first ron in turn order from the discarder (R9).
     multiple_ron: MultipleRon = "double"
@@ -55,16 +56,9 @@ class RuleSet:
     tenpai_yame: bool = True
     leftover_sticks_to_first: bool = True
     abortive_draws: bool = True
-    # Thinking time: seconds per action and a bank; think_seconds 0 = no timer.
-    think_seconds: int = 5
-    bank_seconds: int = 20
 
     def __post_init__(self) -> None:
         _validate(self)
-
-    @property
-    def timed(self) -> bool:
-        return self.think_seconds > 0
 
     def with_overrides(self, **overrides: Any) -> RuleSet:
         """A copy with options changed; unknown names and bad values raise RulesError."""
@@ -89,7 +83,7 @@ class RuleSet:
         """Rebuild from ``to_dict`` output, or from ``{"preset": name, ...overrides}``."""
         if not isinstance(data, dict):
             raise RulesError("rules must be a preset name or an object")
-        d = dict(data)
+        d = {k: v for k, v in data.items() if k not in _NOT_RULES}
         if "preset" not in d and "agari_yame" in d:
             # A whole RuleSet stored before these options existed: the rules it was
             # played under (one flag for both yames, pao for the pao yakuman only).
@@ -101,6 +95,10 @@ class RuleSet:
         base = preset(base_name)
         return base.with_overrides(**d)
 
+
+# Keys a stored rules object may carry that are not options of the rules: the
+# variant's name, and the thinking time (the table's, stored beside the rules).
+_NOT_RULES = frozenset({"variant", "think_seconds", "bank_seconds"})
 
 # Options added after records were first stored, with the value those records
 # were played under (None: the stored agari_yame).
@@ -140,19 +138,18 @@ def _validate(r: RuleSet) -> None:
         "abortive_draws",
     ):
         _check(type(getattr(r, name)) is bool, f"{name} must be true or false")
-    for name in ("start_points", "return_points", "think_seconds", "bank_seconds"):
+    for name in ("start_points", "return_points"):
         _check(type(getattr(r, name)) is int, f"{name} must be an integer")
     _check(1000 <= r.start_points <= 200000, "start_points must be between 1000 and 200000")
     _check(r.start_points <= r.return_points <= 300000, "return_points must be >= start_points")
     _check(r.start_points % 100 == 0 and r.return_points % 100 == 0, "points must be in 100s")
+    _check(type(r.seats) is int and r.seats == 4, "seats must be 4")
     _check(
-        isinstance(r.uma, tuple) and len(r.uma) == 4 and all(type(u) is int for u in r.uma),
-        "uma must be four integers",
+        isinstance(r.uma, tuple) and len(r.uma) == r.seats and all(type(u) is int for u in r.uma),
+        f"uma must be {r.seats} integers",
     )
     _check(sum(r.uma) == 0, "uma must sum to 0")
     _check(r.double_wind_pair_fu in (2, 4), "double_wind_pair_fu must be 2 or 4")
-    _check(0 <= r.think_seconds <= 600, "think_seconds must be 0..600")
-    _check(0 <= r.bank_seconds <= 3600, "bank_seconds must be 0..3600")
 
 
 PRESETS: dict[str, RuleSet] = {
@@ -163,16 +160,12 @@ PRESETS: dict[str, RuleSet] = {
         double_yakuman=False,
         tenpai_yame=False,  # real Tenhou games play on after the dealer's tenpai
         kokushi_ankan_chankan=False,
-        think_seconds=5,
-        bank_seconds=10,
     ),
     "majsoul": RuleSet(
         name="majsoul",
         uma=(15, 5, -5, -15),
         multiple_ron="triple",
         pao_whole_hand=False,
-        think_seconds=5,
-        bank_seconds=20,
     ),
 }
 

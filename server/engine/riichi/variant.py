@@ -1,0 +1,96 @@
+"""Four-player riichi as a ``Variant`` (three-player sanma shares the engine)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from server.engine.events import Event, Standing
+from server.engine.riichi.events import mask
+from server.engine.riichi.game import (
+    apply,
+    legal_actions,
+    new_game,
+    next_round,
+    replay,
+    waiting_on,
+)
+from server.engine.riichi.invariants import check_invariants
+from server.engine.riichi.observe import Observation, observe
+from server.engine.riichi.rules import PRESETS, RulesError, RuleSet
+from server.engine.riichi.state import GameState
+from server.engine.variant import RoundSummary, Variant, VariantError
+
+
+def _options(presets: Mapping[str, RuleSet], default: str) -> Any:
+    def options(spec: str | Mapping[str, Any] | None) -> RuleSet:
+        if spec is None:
+            return presets[default]
+        if isinstance(spec, str):
+            if spec not in presets:
+                raise VariantError(
+                    f"unknown rules preset {spec!r}; choose one of {', '.join(presets)}"
+                )
+            return presets[spec]
+        d = dict(spec)
+        name = d.get("preset", d.get("name", default))
+        if name not in presets:
+            raise RulesError(f"unknown rules preset {name!r}; choose one of {', '.join(presets)}")
+        return RuleSet.from_dict(d)
+
+    return options
+
+
+def _start_events(st: GameState) -> Sequence[Event]:
+    return st.start_events
+
+
+def _phase(st: GameState) -> str:
+    return st.phase
+
+
+def _final(st: GameState) -> Sequence[Standing] | None:
+    return st.final
+
+
+def _rounds(st: GameState) -> Sequence[RoundSummary]:
+    return st.round_results
+
+
+def _drawn(st: GameState, seat: int) -> int | None:
+    d = st.drawn[seat]
+    return st.tile(d) if d is not None else None
+
+
+def _riichi_variant(key: str, title: str, seats: int, tiles: int, names: Sequence[str]) -> Any:
+    presets = {name: PRESETS[name] for name in names}
+    return Variant(
+        key=key,
+        title=title,
+        seats=seats,
+        tiles=tiles,
+        options_type=RuleSet,
+        presets=presets,
+        default_preset=names[0],
+        options=_options(presets, names[0]),
+        options_dict=RuleSet.to_dict,
+        new_game=new_game,
+        start_events=_start_events,
+        legal=legal_actions,
+        apply=apply,
+        next_round=next_round,
+        waiting_on=waiting_on,
+        phase=_phase,
+        observe=observe,
+        mask=mask,
+        final=_final,
+        rounds=_rounds,
+        drawn=_drawn,
+        replay=replay,
+        check_invariants=check_invariants,
+    )
+
+
+RIICHI: Variant[GameState, RuleSet, Observation] = _riichi_variant(
+    "riichi", "Riichi mahjong", 4, 136, ("standard", "tenhou", "majsoul")
+)

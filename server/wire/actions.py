@@ -1,0 +1,68 @@
+"""Actions on the wire: ``{"type": "pon", "seat": 1, "tiles": ["5p", "0p"]}``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from server.engine.actions import Action, ActionType
+from server.engine.tiles import Tile, TileError, parse_tile, tile_str
+
+_TSTR = [tile_str(t) for t in range(37)]
+# Wire form per Action object, keyed by identity: legal lists hold the engine's
+# shared Action objects, and each entry keeps its object alive so ids stay valid.
+_ACTION_JSON: dict[int, tuple[Action, dict[str, Any]]] = {}
+
+
+def _encode(a: Action) -> dict[str, Any]:
+    d: dict[str, Any] = {"type": a.type.value, "seat": a.seat}
+    if a.tile is not None:
+        d["tile"] = _TSTR[a.tile]
+    if a.tiles:
+        d["tiles"] = [_TSTR[t] for t in a.tiles]
+    return d
+
+
+def action_json(a: Action) -> dict[str, Any]:
+    """The wire form of an action (a fresh dict)."""
+    hit = _ACTION_JSON.get(id(a))
+    if hit is None:
+        if len(_ACTION_JSON) > 100_000:  # the engine's actions are a few thousand; a cap anyway
+            _ACTION_JSON.clear()
+        hit = _ACTION_JSON[id(a)] = (a, _encode(a))
+    return dict(hit[1])
+
+
+def parse_action(data: Any, seat: int | None = None, seats: int = 4) -> Action:
+    """Parse a wire action; ``seat`` (when given) overrides the message's seat.
+
+    Raises ValueError with a message naming the bad field.
+    """
+    if not isinstance(data, Mapping):
+        raise ValueError("action must be an object")
+    try:
+        at = ActionType(str(data.get("type")))
+    except ValueError:
+        raise ValueError(f"unknown action type {data.get('type')!r}") from None
+    s = seat if seat is not None else data.get("seat")
+    if type(s) is not int or not 0 <= s < seats:
+        raise ValueError(f"action seat must be 0..{seats - 1}")
+    tile: Tile | None = None
+    raw = data.get("tile")
+    if raw is not None:
+        if not isinstance(raw, str):
+            raise ValueError("action tile must be a tile string like '5p'")
+        try:
+            tile = parse_tile(raw)
+        except TileError as exc:
+            raise ValueError(f"action tile: {exc}") from None
+    raw_tiles = data.get("tiles", [])
+    if not isinstance(raw_tiles, list) or not all(isinstance(x, str) for x in raw_tiles):
+        raise ValueError("action tiles must be a list of tile strings")
+    if len(raw_tiles) > 4:
+        raise ValueError("action tiles: at most 4")
+    try:
+        tiles = tuple(parse_tile(x) for x in raw_tiles)
+    except TileError as exc:
+        raise ValueError(f"action tiles: {exc}") from None
+    return Action(at, s, tile, tiles)
