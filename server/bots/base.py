@@ -14,9 +14,10 @@ from typing import Protocol
 
 from server.engine.actions import Action
 from server.engine.riichi.observe import Observation
-from server.engine.tiles import NUM_KINDS, Kind, Tile, kind
+from server.engine.tiles import NORTH, NUM_KINDS, Kind, Tile, kind
 
 _KIND = [kind(t) for t in range(37)]
+_NO_SANMA = range(1, 8)  # 2m..8m
 
 
 class Bot(Protocol):
@@ -79,6 +80,10 @@ def read_hand(obs: Observation) -> Hand:
                 visible[_KIND[d.tile]] += 1
     for t in obs.dora_indicators:
         visible[_KIND[t]] += 1
+    if obs.rules.seats == 3:
+        visible[NORTH] += sum(p.nuki for p in obs.players)  # norths set aside
+        for k in _NO_SANMA:
+            visible[k] = 4  # 2m-8m are not in the game: never to be drawn
     return Hand(
         seat=seat,
         tiles=tiles,

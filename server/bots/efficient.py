@@ -7,7 +7,8 @@
 * calls pon/chi only when the call improves the hand and the open hand keeps
   a yaku (yakuhai, tanyao with kuitan, honitsu/chinitsu); never daiminkan;
 * ankan/kakan when the kan does not worsen the hand;
-* kyuushu kyuuhai when it may and is at least 3-shanten.
+* kyuushu kyuuhai when it may and is at least 3-shanten;
+* in sanma, sets a north aside (a dora and a free draw) unless the hand needs it.
 It never folds.
 
 It reads its ``Hand`` from its seat's observation.
@@ -25,6 +26,7 @@ from server.engine.actions import (
     A_DISCARD,
     A_KAKAN,
     A_KYUUSHU,
+    A_NUKI,
     A_PASS,
     A_PON,
     A_RIICHI,
@@ -34,7 +36,7 @@ from server.engine.actions import (
 )
 from server.engine.riichi.observe import Observation
 from server.engine.riichi.shanten import best_discards, discard_shanten, shanten
-from server.engine.tiles import DRAGONS, YAOCHU, Kind, Tile, is_red, kind
+from server.engine.tiles import DRAGONS, NORTH, YAOCHU, Kind, Tile, is_red, kind
 
 _WIN = (A_TSUMO, A_RON)
 _TYPE = attrgetter("type")
@@ -110,9 +112,12 @@ class EfficientBot:
         kans: list[Action] = []
         choices: list[Action] = []
         kinds: dict[Kind, None] = {}
+        pull: Action | None = None
         for a in acts:
             at = a.type
-            if at is A_DISCARD or at is A_RIICHI:
+            if at is A_NUKI:
+                pull = a
+            elif at is A_DISCARD or at is A_RIICHI:
                 if a.tile is not None:
                     choices.append(a)
                     kinds[_KIND[a.tile]] = None
@@ -124,6 +129,8 @@ class EfficientBot:
         # the shanten after each discard, and the ukeire of the best allowed ones
         after, uke = best_discards(c, h.visible, kinds)
         best_sh = min(map(after.__getitem__, kinds))
+        if pull is not None and after.get(NORTH, 99) <= best_sh:
+            return pull  # throwing the north would cost nothing: setting it aside gains
         for a in kans:
             if a.tile is None:
                 continue

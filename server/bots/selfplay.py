@@ -115,11 +115,11 @@ def bot_seed(seed: int | str, index: int, seat: int) -> int:
 # --- checks ----------------------------------------------------------------
 
 
-def _random_action(rng: random.Random) -> Action:
+def _random_action(rng: random.Random, seats: int) -> Action:
     t = rng.choice(list(ActionType))
     tile = rng.randrange(37) if rng.random() < 0.8 else None
     tiles = tuple(rng.randrange(37) for _ in range(rng.choice((0, 0, 2, 3))))
-    return Action(t, rng.randrange(4), tile, tiles)
+    return Action(t, rng.randrange(seats), tile, tiles)
 
 
 # Append-only or immutable attributes: compared by length / identity, since
@@ -130,10 +130,10 @@ _BULKY = ("log", "round_results", "start_events", "rules", "wall")
 _KIND = [kind(t) for t in range(37)]
 
 
-def _mutate(a: Action, rng: random.Random) -> Action:
+def _mutate(a: Action, rng: random.Random, seats: int) -> Action:
     r = rng.randrange(4)
     if r == 0:
-        return Action(a.type, rng.randrange(4), a.tile, a.tiles)
+        return Action(a.type, rng.randrange(seats), a.tile, a.tiles)
     if r == 1:
         return Action(rng.choice(list(ActionType)), a.seat, a.tile, a.tiles)
     if r == 2:
@@ -357,7 +357,8 @@ def _check_illegal(
     before = _fingerprint(state)
     for _ in range(n):
         # Half near-misses (a legal action with one field changed), half noise.
-        a = _mutate(rng.choice(legal), rng) if rng.random() < 0.5 else _random_action(rng)
+        n = state.n
+        a = _mutate(rng.choice(legal), rng, n) if rng.random() < 0.5 else _random_action(rng, n)
         if a in engine.legal_actions(state, a.seat):
             continue
         try:
@@ -381,9 +382,9 @@ def run_games(
     checks: Checks = Checks(),
     progress: Callable[[int, Stats], None] | None = None,
 ) -> Stats:
-    """Play ``games`` games with bots by name (4 names, seat order)."""
-    if len(names) != 4:
-        raise ValueError("four bots are needed, one per seat")
+    """Play ``games`` games with bots by name (one per seat, seat order)."""
+    if len(names) != rules.seats:
+        raise ValueError(f"{rules.seats} bots are needed, one per seat")
     total = Stats()
     for g in range(games):
         bots = [make_bot(n, bot_seed(seed, g, s)) for s, n in enumerate(names)]
@@ -396,9 +397,11 @@ def run_games(
     return total
 
 
-def parse_bots(spec: str) -> list[str]:
-    """``"efficient,random"`` -> four names, the list repeated to fill the seats."""
+def parse_bots(spec: str, seats: int = 4) -> list[str]:
+    """``"efficient,random"`` -> one name per seat, the list repeated to fill the seats."""
     names = [s.strip() for s in spec.split(",") if s.strip()]
-    if not names or 4 % len(names):
-        raise ValueError("--bots takes 1, 2 or 4 comma-separated bot names")
-    return (names * 4)[:4]
+    if not names or seats % len(names):
+        counts = [str(k) for k in (1, 2, 3, 4) if seats % k == 0]
+        allowed = ", ".join(counts[:-1]) + f" or {counts[-1]}"
+        raise ValueError(f"--bots takes {allowed} comma-separated bot names for {seats} seats")
+    return (names * seats)[:seats]

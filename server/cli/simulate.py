@@ -15,16 +15,26 @@ from server.bots import BOTS
 from server.bots.selfplay import Checks, Stats, parse_bots, run_games
 from server.engine.riichi.rules import LENGTHS, PRESETS, RulesError, preset
 
+DEFAULT_BOTS = ("efficient", "efficient", "random", "random")
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=int, default=10, help="number of games (default 10)")
     parser.add_argument("--seed", default="0", help="run seed: every wall and bot follows from it")
     parser.add_argument(
         "--bots",
-        default="efficient,efficient,random,random",
-        help=f"bot per seat, comma-separated, from: {', '.join(BOTS)}",
+        default=None,
+        help=(
+            f"bot per seat, comma-separated, from: {', '.join(BOTS)} "
+            "(default: efficient,efficient,random,random; for three seats the first three)"
+        ),
     )
-    parser.add_argument("--rules", choices=sorted(PRESETS), default="standard")
+    parser.add_argument(
+        "--rules",
+        choices=sorted(PRESETS),
+        default="standard",
+        help="a preset; tenhou-sanma and majsoul-sanma are played by three",
+    )
     parser.add_argument("--length", choices=LENGTHS, default=None, help="override game length")
     parser.add_argument(
         "--checks",
@@ -73,7 +83,8 @@ def _print_text(stats: Stats, names: list[str]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        names = parse_bots(args.bots)
+        seats = PRESETS[args.rules].seats
+        names = parse_bots(args.bots or ",".join(DEFAULT_BOTS[:seats]), seats)
         unknown = [n for n in names if n not in BOTS]
         if unknown:
             raise ValueError(f"unknown bot {unknown[0]!r}; choose from {', '.join(BOTS)}")

@@ -21,6 +21,7 @@ class ActionType(StrEnum):
     ANKAN = "ankan"  # tile = the kind to kan (any of the four)
     KAKAN = "kakan"  # tile = the tile added to the pon
     KYUUSHU = "kyuushu"  # kyuushu kyuuhai
+    NUKI = "nuki"  # sanma: set a north aside (nukidora) and draw a replacement tile
     # Answering another seat's discard (or kakan / ankan for chankan):
     RON = "ron"
     PON = "pon"  # tiles = the two own tiles used
@@ -38,6 +39,7 @@ A_DAIMINKAN = ActionType.DAIMINKAN
 A_DISCARD = ActionType.DISCARD
 A_KAKAN = ActionType.KAKAN
 A_KYUUSHU = ActionType.KYUUSHU
+A_NUKI = ActionType.NUKI
 A_PASS = ActionType.PASS
 A_PON = ActionType.PON
 A_RIICHI = ActionType.RIICHI

@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from server.engine.riichi.variant import RIICHI
+from server.engine.riichi.variant import RIICHI, SANMA
 from server.engine.variant import Variant, VariantError
 
 AnyVariant = Variant[Any, Any, Any]
 
-VARIANTS: dict[str, AnyVariant] = {v.key: v for v in (RIICHI,)}
+VARIANTS: dict[str, AnyVariant] = {v.key: v for v in (RIICHI, SANMA)}
 DEFAULT_VARIANT = "riichi"
 
 

@@ -30,6 +30,7 @@ from server.engine.melds import Meld
 from server.engine.riichi.rules import RulesError, RuleSet, resolve
 from server.engine.riichi.scoring import ScoreError, WinContext, WinResult, score_hand
 from server.engine.tiles import EAST, WIND_LETTERS, Tile, TileError, parse_tile, parse_tiles
+from server.wire.riichi import hand_json
 
 BOOL_FIELDS = (
     "tsumo",
@@ -176,7 +177,7 @@ def parse_request(obj: Any) -> tuple[list[Tile], list[Meld], WinContext, RuleSet
 
 
 def result_json(r: WinResult) -> dict[str, Any]:
-    return {**r.hand_json(), "payments": dict(r.payments), "total": r.total}
+    return {**hand_json(r), "payments": dict(r.payments), "total": r.total}
 
 
 def score_request(obj: Any) -> dict[str, Any]:

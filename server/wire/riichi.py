@@ -21,6 +21,7 @@ from server.engine.riichi.events import (
     Haipai,
     Kan,
     NewDora,
+    Nuki,
     RiichiAccepted,
     RoundEnd,
     RoundStart,
@@ -63,6 +64,7 @@ def hand_json(r: WinResult) -> dict[str, Any]:
         "dora": r.dora,
         "aka": r.aka,
         "ura": r.ura,
+        "nuki": r.nuki,
     }
 
 
@@ -155,6 +157,10 @@ def _kan(e: Kan) -> dict[str, Any]:
     }
 
 
+def _nuki(e: Nuki) -> dict[str, Any]:
+    return {"seat": e.seat, "tile": _TSTR[e.tile]}
+
+
 def _new_dora(e: NewDora) -> dict[str, Any]:
     return {"indicator": _TSTR[e.indicator], "dora_indicators": tiles_json(e.dora_indicators)}
 
@@ -225,6 +231,7 @@ _ENCODERS: dict[type[Event], Callable[[Any], dict[str, Any]]] = {
     Discard: _discard,
     Call: _call,
     Kan: _kan,
+    Nuki: _nuki,
     NewDora: _new_dora,
     RiichiAccepted: _riichi_accepted,
     Agari: _agari,
@@ -257,6 +264,7 @@ def _player_json(p: SeatInfo) -> dict[str, Any]:
         "drawn": None,
         "hand_count": p.hand_count,
         "melds": [meld_json(m) for m in p.melds],
+        "nuki": p.nuki,
         "river": [
             {
                 "tile": _TSTR[d.tile],

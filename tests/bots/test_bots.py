@@ -44,7 +44,7 @@ def make_obs(
             RiverTile(kind(t) * 4, t, False, False) for t in parse_tiles((rivers or {}).get(s, ""))
         )
         players.append(
-            SeatInfo(s, EAST + s, 25000, False, 13, own_melds if s == seat else (), river)
+            SeatInfo(s, EAST + s, 25000, False, 13, own_melds if s == seat else (), 0, river)
         )
     return Observation(
         seat=seat,

@@ -60,6 +60,7 @@ def test_simulate_text_output(capsys: pytest.CaptureFixture[str]) -> None:
         (["--bots", "efficient,strong,random,random"], "unknown bot 'strong'"),
         (["--bots", "random,random,random"], "1, 2 or 4"),
         (["--games", "0"], "at least 1"),
+        (["--rules", "tenhou-sanma", "--bots", "random,random"], "1 or 3"),
     ],
 )
 def test_simulate_bad_arguments(

@@ -10,7 +10,7 @@ from server.engine.actions import Action, ActionType
 from server.engine.events import Event
 from server.engine.riichi import GameState, apply, at_round, check_invariants, legal_actions
 from server.engine.riichi.rules import RuleSet, preset
-from server.engine.riichi.wall import Wall
+from server.engine.riichi.wall import LAYOUTS, Wall
 from server.engine.tiles import parse_tile
 from server.wire.riichi import event_json
 
@@ -40,6 +40,7 @@ def game(
         ura=ura,
         dealer=dealer,
         red_fives=rules.red_fives > 0,
+        layout=LAYOUTS[rules.seats],
     )
     st = at_round(
         rules,
@@ -91,7 +92,7 @@ def discard_cycle(st: GameState, tiles: Sequence[str]) -> list[Event]:
 def pass_all(st: GameState) -> list[Event]:
     """Every seat with an open claim passes."""
     out: list[Event] = []
-    for s in range(4):
+    for s in range(st.n):
         if st.phase == "play" and {a.type for a in legal_actions(st, s)} & {ActionType.PASS}:
             out += act(st, s, "pass")
     return out
@@ -127,7 +128,8 @@ def tsumogiri(st: GameState, times: int = 1) -> list[Event]:
 
 def rotate(hands: Sequence[str], dealer: int) -> list[str]:
     """Hands given relative to the dealer (dealer first) as a seat-indexed list."""
-    out = [""] * 4
+    n = len(hands)
+    out = [""] * n
     for i, h in enumerate(hands):
-        out[(dealer + i) % 4] = h
+        out[(dealer + i) % n] = h
     return out

@@ -10,8 +10,8 @@ def test_presets_by_name_match_rules_table() -> None:
     assert mjs.uma == (15, 5, -5, -15)
     assert (std.multiple_ron, ten.multiple_ron, mjs.multiple_ron) == ("double", "double", "triple")
     assert (std.double_yakuman, ten.double_yakuman, mjs.double_yakuman) == (True, False, True)
-    for r in PRESETS.values():
-        assert r.length == "hanchan"
+    for r in (std, ten, mjs):
+        assert r.length == "hanchan" and r.seats == 4
         assert r.red_fives == 3
         assert r.kuitan and r.kazoe_yakuman and not r.kiriage_mangan
         assert (r.start_points, r.return_points) == (25000, 30000)
@@ -42,6 +42,22 @@ def test_records_stored_before_the_issue_11_options_keep_their_rules() -> None:
     assert r.pao_whole_hand is False and r.kokushi_ankan_chankan is True
     # a preset with overrides is not an old record: the preset's values hold
     assert RuleSet.from_dict({"preset": "tenhou", "agari_yame": True}).tenpai_yame is False
+
+
+def test_s_sanma_presets_match_the_research_table() -> None:
+    ten, mjs = preset("tenhou-sanma"), preset("majsoul-sanma")
+    for r in (ten, mjs):
+        assert r.seats == 3 and r.red_fives == 2 and r.start_points == 35000
+        assert r.target == 40000 and r.tsumo_son and r.length == "hanchan"
+    assert ten.return_points == 40000 and ten.uma == (20, 0, -20)  # oka 15000 to first
+    assert mjs.return_points == 35000 and mjs.uma == (15, 0, -15)  # no oka (S21)
+    assert not ten.double_yakuman and mjs.double_yakuman
+    assert not ten.tenpai_yame and mjs.tenpai_yame
+    assert PRESETS["standard"].target == 30000  # 0: the return points
+    with pytest.raises(RulesError, match="red_fives must be 0 or 2"):
+        ten.with_overrides(red_fives=3)
+    with pytest.raises(RulesError, match="uma must be 3 integers"):
+        ten.with_overrides(uma=(10, 5, -5, -10))
 
 
 def test_unknown_preset_is_refused() -> None:

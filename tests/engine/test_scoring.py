@@ -274,7 +274,7 @@ def test_r23_kiriage_mangan_option() -> None:
 def test_r23_payments_round_up_to_100(
     base: int, dealer: bool, tsumo: bool, payments: dict[str, int]
 ) -> None:
-    assert payments_for(base, dealer, tsumo) == payments
+    assert payments_for(base, dealer, tsumo, STD) == payments
 
 
 def test_r23_dealer_is_the_east_seat() -> None:

@@ -106,8 +106,10 @@ def test_r6_from_seed_with_a_rejected_word_draws_one_value_at_a_time(
     for i in range(20):
         seed = i.to_bytes(4, "big")
         fast = Wall.from_seed(seed, 3, i % 4)
+        bounds, limits, blocks = wall_module._bounds(136)
+        rejecting = (bounds, (0,) * len(limits), blocks)
         with monkeypatch.context() as m:
-            m.setattr(wall_module, "_BOUND_LIMITS", (0,) * len(wall_module._BOUND_LIMITS))
+            m.setattr(wall_module, "_bounds", lambda size, r=rejecting: r)
             slow = Wall.from_seed(seed, 3, i % 4)
         assert (slow.tiles, slow.dice) == (fast.tiles, fast.dice) == _reference_wall(seed, 3, i % 4)
     # a stream that must reject: below(n) skips words at or above the largest multiple of n

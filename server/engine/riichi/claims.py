@@ -13,7 +13,7 @@ from server.engine.events import Event
 from server.engine.melds import Meld, MeldType
 from server.engine.riichi.deal import clear_claims, draw, reveal_pending, update_waits
 from server.engine.riichi.events import Call, RiichiAccepted
-from server.engine.riichi.kan import finish_kan, kan_common
+from server.engine.riichi.kan import finish_kan, finish_nuki, kan_common
 from server.engine.riichi.legal import (
     PASS_OF,
     RON_OF,
@@ -108,7 +108,7 @@ def maybe_resolve(st: GameState) -> list[Event]:
         return ron(st, rons)
     if st.step is S_CHANKAN:
         clear_claims(st)
-        return finish_kan(st, src)
+        return finish_nuki(st, src) if st.pulling else finish_kan(st, src)
     # no ron: pon/daiminkan beats chi
     call: Action | None = None
     for s in order:
@@ -145,14 +145,15 @@ def _after_window(st: GameState, call: Action | None) -> list[Event]:
         st.riichi_sticks += 1
         st.touch(s)
         events.append(RiichiAccepted(s, st.double_riichi[s], tuple(st.scores), st.riichi_sticks))
-        if all(st.riichi) and st.rules.abortive_draws:
-            return events + ryuukyoku(st, "suucha_riichi")
+        if st.n == 4 and all(st.riichi) and st.rules.abortive_draws:
+            return events + ryuukyoku(st, "suucha_riichi")  # not in sanma (S19)
     if suukan_pending(st):
         return events + ryuukyoku(st, "suukan_sanra")
     if call is not None:
         return events + _call(st, call, src, tid)
     if (
-        st.uninterrupted
+        st.n == 4  # not in sanma (S19)
+        and st.uninterrupted
         and sum(st.discards) == 4
         and st.rules.abortive_draws
         and all(len(r) == 1 for r in st.rivers)

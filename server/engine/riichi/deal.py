@@ -8,7 +8,7 @@ from server.engine.events import Event
 from server.engine.riichi.events import Draw, Haipai, NewDora, RoundStart
 from server.engine.riichi.shanten import shanten, waits
 from server.engine.riichi.state import S_TURN, TILE_PLAIN, TILE_RED, GameState
-from server.engine.riichi.wall import DEAD_START, FIRST_DRAW, RINSHAN_POS, Wall
+from server.engine.riichi.wall import LAYOUTS, Wall
 from server.engine.tiles import NUM_KINDS, Tile, sort_key
 
 _SORT = [sort_key(t) for t in range(37)]
@@ -41,8 +41,13 @@ def start_round(st: GameState, wall: Wall | None) -> list[Event]:
     """Deal the round (R3) from ``wall``, or from the seed when None (R6)."""
     n = st.n
     if wall is None:
-        wall = Wall.from_seed(st.seed, st.round_index, st.dealer, red_fives=st.rules.red_fives > 0)
+        wall = Wall.from_seed(
+            st.seed, st.round_index, st.dealer, st.rules.red_fives > 0, LAYOUTS[n]
+        )
+    elif wall.layout.seats != n:
+        raise ValueError(f"a wall for {wall.layout.seats} players in a game of {n}")
     st.wall = wall
+    st.dead_start = wall.layout.dead_start
     # the wall says whether ids 16/52/88 are red (a logged wall may differ from the rules)
     st._tile = TILE_RED if wall.red_fives else TILE_PLAIN
     st.phase = "play"
@@ -54,14 +59,17 @@ def start_round(st: GameState, wall: Wall | None) -> list[Event]:
     st.drawn = [None] * n
     st.melds = [[] for _ in range(n)]
     st.rivers = [[] for _ in range(n)]
-    st.draw_pos = FIRST_DRAW
+    st.draw_pos = wall.layout.first_draw
     st.kans = 0
+    st.nuki = [[] for _ in range(n)]
+    st.replaced = 0
     st.rinshan_drawn = 0
     st.kan_seats = []
     st.dora_count = 1
     st.pending_dora = 0
     st.pending_dora_seat = None
     st.kan_is_kakan = False
+    st.pulling = False
     st.riichi = [False] * n
     st.double_riichi = [False] * n
     st.ippatsu = [False] * n
@@ -117,7 +125,7 @@ def clear_claims(st: GameState) -> None:
 def draw(st: GameState, seat: int, *, rinshan: bool) -> Draw:
     """The seat draws from the live wall, or from the dead wall after a kan."""
     if rinshan:
-        tid = st.wall.tiles[RINSHAN_POS[st.rinshan_drawn]]
+        tid = st.wall.tiles[st.wall.layout.rinshan_pos[st.rinshan_drawn]]
         st.rinshan_drawn += 1
     else:
         tid = st.wall.tiles[st.draw_pos]
@@ -131,7 +139,7 @@ def draw(st: GameState, seat: int, *, rinshan: bool) -> Draw:
     st.rinshan = rinshan
     st.kuikae = _NO_KINDS
     st._legal = {}
-    return Draw(seat, st._tile[tid], rinshan, DEAD_START - st.kans - st.draw_pos)
+    return Draw(seat, st._tile[tid], rinshan, st.dead_start - st.replaced - st.draw_pos)
 
 
 def reveal_dora(st: GameState) -> NewDora:

@@ -41,7 +41,8 @@ def _game_over(st: GameState, rr: RoundResult, nxt: tuple[int, int], last_wind: 
     rules = st.rules
     if rules.tobi and any(p < 0 for p in st.scores):
         return True
-    reached = max(st.scores) >= rules.return_points
+    target = rules.target
+    reached = max(st.scores) >= target
     all_last = (st.round_wind, st.kyoku) >= (last_wind, st.n - 1)
     if not all_last:
         return False
@@ -54,7 +55,7 @@ def _game_over(st: GameState, rr: RoundResult, nxt: tuple[int, int], last_wind: 
             yame
             and rr.dealer_merit
             and st.ranking()[0] == st.dealer
-            and st.scores[st.dealer] >= rules.return_points
+            and st.scores[st.dealer] >= target
         )
     if nxt[0] > last_wind + 1 or not rules.west_extension:
         return True

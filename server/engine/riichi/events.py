@@ -100,6 +100,15 @@ class Kan(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class Nuki(Event):
+    """Sanma: a north set aside as a dora (nukidora, S12); a replacement draw follows."""
+
+    type: ClassVar[str] = "nuki"
+    seat: int
+    tile: Tile
+
+
+@dataclass(frozen=True, slots=True)
 class NewDora(Event):
     type: ClassVar[str] = "new_dora"
     indicator: Tile
@@ -205,6 +214,7 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     Discard,
     Call,
     Kan,
+    Nuki,
     NewDora,
     RiichiAccepted,
     Agari,

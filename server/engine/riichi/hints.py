@@ -41,6 +41,7 @@ def hints(st: GameState, seat: int) -> Hints:
         for r in st.rivers[s]:
             if not r.called:
                 visible[r.tid >> 2] += 1
+        visible[30] += len(st.nuki[s])  # norths set aside (sanma)
     for t in st.dora_indicators():
         visible[t if t < NUM_KINDS else 4 + 9 * (t - NUM_KINDS)] += 1
     melds = [f.meld for f in st.melds[seat]]

@@ -1,4 +1,5 @@
-"""Ankan and kakan (R12-R13): the kan, the chankan window it opens, and its rinshan draw.
+"""Ankan and kakan (R12-R13), and in sanma a north set aside (S12): the tile leaves the
+hand, a window may let another seat rob it, then the replacement (rinshan) draw.
 
 A daiminkan is a call and is carried out by the call window (``claims``); it
 shares ``kan_common`` and the dora rules here.
@@ -9,11 +10,11 @@ from __future__ import annotations
 from server.engine.events import Event
 from server.engine.melds import Meld, MeldType
 from server.engine.riichi.deal import clear_claims, draw, reveal_dora, reveal_pending, update_waits
-from server.engine.riichi.events import Kan
+from server.engine.riichi.events import Kan, Nuki
 from server.engine.riichi.legal import PASS_OF, RON_OF
 from server.engine.riichi.shanten import shanten_kokushi
 from server.engine.riichi.state import S_CHANKAN, Furo, GameState
-from server.engine.tiles import Kind, Tile, kind, sort_key
+from server.engine.tiles import NORTH, Kind, Tile, kind, sort_key
 
 _M_ANKAN = MeldType.ANKAN
 _M_KAKAN = MeldType.KAKAN
@@ -22,6 +23,7 @@ _M_PON = MeldType.PON
 
 def kan_common(st: GameState, s: int) -> None:
     st.kans += 1
+    st.replaced += 1
     st.kan_seats.append(s)
 
 
@@ -114,3 +116,51 @@ def finish_kan(st: GameState, s: int) -> list[Event]:
     st.kan_is_kakan = False
     events.append(draw(st, s, rinshan=True))
     return events
+
+
+def nuki(st: GameState, s: int) -> list[Event]:
+    """S12: in sanma a north is set aside as a dora and replaced from the dead wall.
+
+    Like a kakan it can be robbed (a ron on the north, not chankan: the hand needs a
+    yaku of its own); it turns no dora indicator.
+    """
+    drawn = st.drawn[s]
+    if drawn is not None and drawn >> 2 == NORTH:
+        tid = drawn
+    else:
+        tid = next(x for x in st.hands[s] if x >> 2 == NORTH)
+    st.hands[s].remove(tid)
+    st.cnt[s][NORTH] -= 1
+    st.nuki[s].append(tid)
+    st.replaced += 1
+    st.drawn[s] = None
+    st.touch(s)
+    events: list[Event] = [Nuki(s, st.tile(tid))]
+    update_waits(st, s)
+    clear_claims(st)
+    st.claim_tile = tid
+    st.claim_from = s
+    for o in range(st.n):
+        if o == s or NORTH not in st.waits[o] or st.furiten(o):
+            continue
+        res = st.score(o, st.tile(tid), False)
+        if res is not None:
+            st.claim_results[o] = res
+            st.claim_options[o] = [RON_OF[o], PASS_OF[o]]
+    for o in range(st.n):
+        if o != s and NORTH in st.waits[o]:
+            st.pass_winning_tile(o)  # R16: passing it is furiten, as any winning tile
+    if st.claim_options:
+        st.step = S_CHANKAN
+        st.pulling = True
+        return events
+    return events + finish_nuki(st, s)
+
+
+def finish_nuki(st: GameState, s: int) -> list[Event]:
+    """A north set aside and not robbed: as a call, it ends every ippatsu and the
+    first go-around (S12f), then the replacement draw."""
+    st.pulling = False
+    st.ippatsu = [False] * st.n
+    st.uninterrupted = False
+    return [draw(st, s, rinshan=True)]

@@ -15,6 +15,7 @@ from server.engine.actions import (
     A_DISCARD,
     A_KAKAN,
     A_KYUUSHU,
+    A_NUKI,
     A_PASS,
     A_PON,
     A_RIICHI,
@@ -27,7 +28,17 @@ from server.engine.melds import MeldType
 from server.engine.riichi.agari import BlockType, regular_readings
 from server.engine.riichi.shanten import shanten, waits
 from server.engine.riichi.state import S_CALLED, S_CHANKAN, S_CLAIM, GameState
-from server.engine.tiles import NUM_KINDS, YAOCHU, Kind, Tile, TileId, kind, sort_key, tile_str
+from server.engine.tiles import (
+    NORTH,
+    NUM_KINDS,
+    YAOCHU,
+    Kind,
+    Tile,
+    TileId,
+    kind,
+    sort_key,
+    tile_str,
+)
 
 _M_PON = MeldType.PON
 _ACTIONS: dict[tuple[ActionType, int, Tile | None, tuple[Tile, ...]], Action] = {}
@@ -51,6 +62,7 @@ PASS_OF = [act(A_PASS, s) for s in range(4)]
 RON_OF = [act(A_RON, s) for s in range(4)]
 _TSUMO_OF = [act(A_TSUMO, s) for s in range(4)]
 _KYUUSHU_OF = [act(A_KYUUSHU, s) for s in range(4)]
+_NUKI_OF = [act(A_NUKI, s, NORTH) for s in range(3)]
 _SORT = [sort_key(t) for t in range(37)]
 _KIND = [kind(t) for t in range(37)]
 _KAN_TYPES = (A_ANKAN, A_KAKAN, A_DAIMINKAN)
@@ -79,6 +91,21 @@ def kan_refusal(st: GameState) -> str | None:
         return "a fifth kan is not allowed"
     if st.live_left() == 0:
         return "no kan on the last tile"
+    return None
+
+
+def nuki_refusal(st: GameState, seat: int) -> str | None:
+    """Why the seat may not set a north aside now (S12), or None."""
+    if st.n != 3:
+        return "only three players set norths aside"
+    if st.live_left() == 0:
+        return "no north set aside on the last tile"
+    if not st.cnt[seat][NORTH]:
+        return "no north in the hand"
+    if st.riichi[seat]:
+        d = st.drawn[seat]
+        if d is None or d >> 2 != NORTH:
+            return "after riichi only a north just drawn may be set aside"
     return None
 
 
@@ -177,6 +204,8 @@ def _turn_actions(st: GameState, seat: int) -> list[Action]:
                         if tid >> 2 == k:
                             out.append(act(A_KAKAN, seat, st._tile[tid]))
                             break
+    if st.n == 3 and c[NORTH] and nuki_refusal(st, seat) is None:
+        out.append(_NUKI_OF[seat])
     if (
         st.shanten13[seat] <= 1  # one draw lowers shanten by one at most
         and riichi_refusal(st, seat) is None
@@ -230,7 +259,7 @@ def call_options(st: GameState, s: int, discarder: int, t: Tile) -> list[Action]
     n_k = c[k]
     # (own kinds, the kind at the run's other end that kuikae also forbids)
     shapes: list[tuple[Kind, Kind, Kind]] = []
-    if s == (discarder + 1) % st.n and k < 27:
+    if st.n == 4 and s == (discarder + 1) % 4 and k < 27:  # no chi in sanma (S11)
         n = k % 9
         if n >= 2 and c[k - 2] and c[k - 1]:
             shapes.append((k - 2, k - 1, k - 3 if n >= 3 else -1))
@@ -281,7 +310,7 @@ def _variants(by_tile: dict[Tile, list[TileId]], a: Kind, b: Kind) -> list[tuple
 
 def chi_possible(st: GameState, s: int, discarder: int, k: Kind) -> bool:
     """A cheap test before ``call_options``: could seat ``s`` chi kind ``k`` at all?"""
-    if s != (discarder + 1) % st.n or k >= 27:
+    if st.n != 4 or s != (discarder + 1) % 4 or k >= 27:
         return False
     c = st.cnt[s]
     n = k % 9
@@ -316,6 +345,8 @@ def why_illegal(st: GameState, action: Action) -> str:
             reason = riichi_refusal(st, s) or "the hand is not tenpai"
         elif at in _KAN_TYPES:
             reason = kan_refusal(st)
+        elif at is A_NUKI:
+            reason = nuki_refusal(st, s)
         if reason is None and at in _CALL_TYPES and st.step is S_CLAIM:
             reason = call_refusal(st)
         if reason is not None:

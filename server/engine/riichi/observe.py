@@ -33,6 +33,7 @@ class SeatInfo(NamedTuple):
     riichi: bool
     hand_count: int  # concealed tiles, the drawn one included
     melds: tuple[Meld, ...]
+    nuki: int  # sanma: norths set aside (each a dora)
     # Its discards as everyone saw them (a ``RiverTile``'s ``tid`` is the physical
     # tile's id: public once the tile is discarded, it tells nothing of any other).
     river: tuple[RiverTile, ...]
@@ -95,6 +96,7 @@ def seat_info(st: GameState, s: int) -> SeatInfo:
             st.riichi[s],
             len(st.hands[s]),
             tuple([f.meld for f in st.melds[s]]),
+            len(st.nuki[s]),
             tuple(st.rivers[s]),
         ),
     )

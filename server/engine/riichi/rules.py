@@ -31,6 +31,9 @@ class RuleSet:
     kuitan: bool = True
     start_points: int = 25000
     return_points: int = 30000
+    # R25: what first place must reach for the game to end after the last round
+    # (0: the return points; majsoul-sanma: 40000 with no oka, S21).
+    target_points: int = 0
     uma: tuple[int, ...] = (10, 5, -5, -10)
     # "double": double ron, triple ron aborts; "triple": every ron wins;
     # "atamahane": only the first ron in turn order from the discarder (R9).
@@ -56,9 +59,17 @@ class RuleSet:
     tenpai_yame: bool = True
     leftover_sticks_to_first: bool = True
     abortive_draws: bool = True
+    # S13, three players only: a tsumo pays what four players would, less the absent
+    # north seat's share (True), or that share split between the two payers (False).
+    tsumo_son: bool = True
 
     def __post_init__(self) -> None:
         _validate(self)
+
+    @property
+    def target(self) -> int:
+        """The points that end the game after the last round (R25)."""
+        return self.target_points or self.return_points
 
     def with_overrides(self, **overrides: Any) -> RuleSet:
         """A copy with options changed; unknown names and bad values raise RulesError."""
@@ -107,6 +118,8 @@ _LEGACY: dict[str, bool | None] = {
     "pao_whole_hand": False,
     "kokushi_ankan_chankan": True,
 }
+# (target_points, seats, tsumo_son came with sanma; their defaults are what records
+# stored before them were played under.)
 
 
 def _check(cond: bool, msg: str) -> None:
@@ -118,7 +131,9 @@ def _validate(r: RuleSet) -> None:
     _check(isinstance(r.name, str) and bool(r.name), "name must be a non-empty string")
     _check(r.length in LENGTHS, f"length must be one of {LENGTHS}")
     _check(r.multiple_ron in MULTIPLE_RON, f"multiple_ron must be one of {MULTIPLE_RON}")
-    _check(type(r.red_fives) is int and r.red_fives in (0, 3), "red_fives must be 0 or 3")
+    _check(type(r.seats) is int and r.seats in (3, 4), "seats must be 3 or 4")
+    reds = 3 if r.seats == 4 else 2  # sanma has no 5m (S2)
+    _check(type(r.red_fives) is int and r.red_fives in (0, reds), f"red_fives must be 0 or {reds}")
     for name in (
         "kuitan",
         "double_yakuman",
@@ -136,14 +151,21 @@ def _validate(r: RuleSet) -> None:
         "tenpai_yame",
         "leftover_sticks_to_first",
         "abortive_draws",
+        "tsumo_son",
     ):
         _check(type(getattr(r, name)) is bool, f"{name} must be true or false")
-    for name in ("start_points", "return_points"):
+    for name in ("start_points", "return_points", "target_points"):
         _check(type(getattr(r, name)) is int, f"{name} must be an integer")
     _check(1000 <= r.start_points <= 200000, "start_points must be between 1000 and 200000")
     _check(r.start_points <= r.return_points <= 300000, "return_points must be >= start_points")
-    _check(r.start_points % 100 == 0 and r.return_points % 100 == 0, "points must be in 100s")
-    _check(type(r.seats) is int and r.seats == 4, "seats must be 4")
+    _check(
+        r.target_points == 0 or r.start_points <= r.target_points <= 300000,
+        "target_points must be 0 (the return points) or >= start_points",
+    )
+    _check(
+        r.start_points % 100 == 0 and r.return_points % 100 == 0 and r.target_points % 100 == 0,
+        "points must be in 100s",
+    )
     _check(
         isinstance(r.uma, tuple) and len(r.uma) == r.seats and all(type(u) is int for u in r.uma),
         f"uma must be {r.seats} integers",
@@ -165,6 +187,30 @@ PRESETS: dict[str, RuleSet] = {
         name="majsoul",
         uma=(15, 5, -5, -15),
         multiple_ron="triple",
+        pao_whole_hand=False,
+    ),
+    # Three players (docs/rules.md S1-S21): Tenhou's sanma rooms.
+    "tenhou-sanma": RuleSet(
+        name="tenhou-sanma",
+        seats=3,
+        red_fives=2,
+        start_points=35000,
+        return_points=40000,
+        uma=(20, 0, -20),
+        double_yakuman=False,
+        tenpai_yame=False,
+        kokushi_ankan_chankan=False,
+    ),
+    # Mahjong Soul's: no oka (the records' final points are (points - 35000) / 1000
+    # + uma), 40000 to end the game.
+    "majsoul-sanma": RuleSet(
+        name="majsoul-sanma",
+        seats=3,
+        red_fives=2,
+        start_points=35000,
+        return_points=35000,
+        target_points=40000,
+        uma=(15, 0, -15),
         pao_whole_hand=False,
     ),
 }

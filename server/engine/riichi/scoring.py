@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import Any
 
 from server.engine.melds import KAN_TYPES, Meld, MeldType
 from server.engine.riichi.rules import RuleSet
@@ -27,6 +26,7 @@ from server.engine.tiles import (
     EAST,
     HAKU,
     HATSU,
+    NORTH,
     NUM_KINDS,
     RED_5M,
     RED_5P,
@@ -65,6 +65,7 @@ class WinContext:
     ura_indicators: tuple[Tile, ...] = ()
     honba: int = 0
     riichi_sticks: int = 0
+    nuki: int = 0  # sanma: norths the winner has set aside (S12d)
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,25 +79,13 @@ class WinResult:
     aka: int
     ura: int
     base: int  # base points after limits (R23)
+    nuki: int  # sanma: one dora per north set aside (counted in han, apart from dora)
     payments: dict[str, int]  # before honba and sticks
     total: int  # winner's gain incl. honba and sticks
 
     @property
     def is_yakuman(self) -> bool:
         return bool(self.yakuman)
-
-    def hand_json(self) -> dict[str, Any]:
-        """Yaku, han, fu, limit and dora counts as JSON (shared by the score API and events)."""
-        return {
-            "yaku": [{"id": y, "han": h} for y, h in self.yaku],
-            "yakuman": [{"id": y, "multiplier": m} for y, m in self.yakuman],
-            "han": self.han,
-            "fu": self.fu,
-            "limit": self.limit,
-            "dora": self.dora,
-            "aka": self.aka,
-            "ura": self.ura,
-        }
 
 
 class _Filling:
@@ -119,6 +108,7 @@ class _Filling:
     aka: int
     ura: int
     base: int
+    nuki: int
     payments: dict[str, int]
     total: int
 
@@ -158,13 +148,20 @@ def _up100(x: int) -> int:
     return (x + 99) // 100 * 100
 
 
-def payments_for(base: int, dealer: bool, tsumo: bool) -> dict[str, int]:
-    """Who pays what for a win, before honba and sticks (R23)."""
+def payments_for(base: int, dealer: bool, tsumo: bool, rules: RuleSet) -> dict[str, int]:
+    """Who pays what for a win, before honba and sticks (R23; sanma S13)."""
     if not tsumo:
         return {"ron": _up100(base * (6 if dealer else 4))}
     if dealer:
-        return {"tsumo_nondealer": _up100(base * 2)}
-    return {"tsumo_dealer": _up100(base * 2), "tsumo_nondealer": _up100(base)}
+        each = _up100(base * 2)
+        if rules.seats == 3 and not rules.tsumo_son:
+            each += _up100(base)  # the absent seat's 2B, split between the two payers
+        return {"tsumo_nondealer": each}
+    from_dealer, each = _up100(base * 2), _up100(base)
+    if rules.seats == 3 and not rules.tsumo_son:
+        half = _up100(base // 2)  # the absent non-dealer's B, split
+        from_dealer, each = from_dealer + half, each + half
+    return {"tsumo_dealer": from_dealer, "tsumo_nondealer": each}
 
 
 # --- validation -----------------------------------------------------------
@@ -175,6 +172,9 @@ _TILES = frozenset(range(RED_5S + 1))
 _KIND = [kind(t) for t in range(RED_5S + 1)]
 # The dora kind each tile as an indicator points to; a failed lookup: not a tile.
 _DORA_OF = {t: dora_of(kind(t)) for t in range(RED_5S + 1)}
+# Sanma (S10): 1m points to 9m and 9m to 1m; 2m-8m are not in the game.
+_DORA_OF_SANMA = {**_DORA_OF, 0: 8, 8: 0}
+_NO_MAN_2_8 = bytes(7)
 # Bound of every memo table below: they hold what hands share (melds, suit shapes)
 # and stay small in play; the bound only guards against floods of odd input.
 _TABLE_LIMIT = 100_000
@@ -265,8 +265,8 @@ def _check_flags(ctx: WinContext, menzen: bool, kans: int, has_melds: bool) -> N
         raise _bad("chankan: cannot be on the last discard (houtei)")
     if ctx.rinshan and not tsumo:
         raise _bad("rinshan: needs tsumo")
-    if ctx.rinshan and not kans:
-        raise _bad("rinshan: needs a kan")
+    if ctx.rinshan and not kans and not ctx.nuki:
+        raise _bad("rinshan: needs a kan (or, in sanma, a north set aside)")
     if ctx.tenhou or ctx.chiihou:
         name = "tenhou" if ctx.tenhou else "chiihou"
         if ctx.tenhou and ctx.chiihou:
@@ -556,6 +556,9 @@ def score_hand(
     if bf.translate(_OVER_FOUR) != _NO_COUNTS:
         k = bf.index(max(bf))
         raise _bad(f"tiles: more than four of {tile_str(k)} (melds included)")
+    sanma = rules.seats == 3
+    if sanma and (bf[1:8] != _NO_MAN_2_8 or bf[RED_5M]):
+        raise _bad("tiles: 2m-8m are not in three-player mahjong")
     aka = 0
     if bf[NUM_KINDS:] != _NO_REDS:
         aka = _red_fives(bf, rules)
@@ -577,9 +580,15 @@ def score_hand(
     if len(inds) > 5:
         raise _bad("dora_indicators: at most 5 tiles")
     dora = 0  # counted here, as the check of the indicators (R5)
+    dora_of = _DORA_OF_SANMA if sanma else _DORA_OF
+    nuki = ctx.nuki
+    if nuki and (type(nuki) is not int or not 0 < nuki <= 4 or not sanma):
+        raise _bad("nuki: 0..4 norths set aside, in three-player mahjong only")
     try:
         for i in inds:
-            dora += bf[_DORA_OF[i]]
+            d = dora_of[i]
+            # a north set aside is a north for the indicators too (S12d)
+            dora += bf[d] + nuki if d == NORTH else bf[d]
     except (KeyError, TypeError):
         raise _bad("dora_indicators: at most 5 tiles") from None
     uras = ctx.ura_indicators
@@ -661,8 +670,9 @@ def score_hand(
                 fixed.append(("houtei", 1))
         if riichi or double_riichi:  # R21: ura only with riichi
             for i in uras:
-                ura += bf[_DORA_OF[i]]
-        extra_han = dora + aka + ura
+                d = dora_of[i]
+                ura += bf[d] + nuki if d == NORTH else bf[d]
+        extra_han = dora + aka + ura + nuki
         for _, h in fixed:
             extra_han += h
     dbl = 2 if rules.double_yakuman else 1
@@ -756,7 +766,7 @@ def score_hand(
                 )
             pinfu = pinfu and menzen
             han = extra_han + rh + pinfu + (2 if ankou == 3 else 0)
-            if han == dora + aka + ura:
+            if han == dora + aka + ura + nuki:
                 continue  # dora alone are not a yaku
             if han >= 5:
                 base, limit = base_points(han, fu, rules)
@@ -778,9 +788,14 @@ def score_hand(
     if base < 0:
         raise ScoreError("no_yaku", "the hand is complete but has no yaku")
     # payments_for inline, with the winner's gain (R23)
+    payers = 2 if sanma else 3
     if not tsumo:
         gain = (base * (6 if seat_wind == EAST else 4) + 99) // 100 * 100
         pay = {"ron": gain}
+    elif sanma:
+        pay = payments_for(base, seat_wind == EAST, True, rules)
+        each = pay["tsumo_nondealer"]
+        gain = 2 * each if seat_wind == EAST else pay["tsumo_dealer"] + each
     elif seat_wind == EAST:
         each = (base * 2 + 99) // 100 * 100
         gain = 3 * each
@@ -790,7 +805,8 @@ def score_hand(
         each = (base + 99) // 100 * 100
         gain = from_dealer + 2 * each
         pay = {"tsumo_dealer": from_dealer, "tsumo_nondealer": each}
-    total = gain + 300 * ctx.honba + 1000 * ctx.riichi_sticks
+    # R19: 100 per honba from each payer (a ron's discarder pays for all of them)
+    total = gain + 100 * payers * ctx.honba + 1000 * ctx.riichi_sticks
     # The WinResult is filled here rather than through its __init__ (see _Filling).
     r = _Filling()
     if is_ym:
@@ -798,7 +814,7 @@ def score_hand(
         r.yakuman = tuple(sorted(best_yaku, key=_ORDER.__getitem__))
         r.han = 0
         r.limit = "yakuman"
-        r.dora = r.aka = r.ura = 0
+        r.dora = r.aka = r.ura = r.nuki = 0
     else:
         if len(best_yaku) > 1:
             best_yaku.sort(key=_ORDER.__getitem__)
@@ -809,6 +825,7 @@ def score_hand(
         r.dora = dora
         r.aka = aka
         r.ura = ura
+        r.nuki = nuki
     r.fu = fu
     r.base = base
     r.payments = pay
@@ -850,32 +867,34 @@ def settle_win(
     riichi_sticks: int,
     rules: RuleSet,
 ) -> list[int]:
-    """The four seats' score changes for one win, honba and riichi sticks included.
+    """Every seat's score change for one win, honba and riichi sticks included.
 
     ``discarder`` None means tsumo. ``pao`` is the liable seat (R24), if any;
     it only matters when the hand has daisangen or daisuushii and the rules
     have pao. Pao pays its part in full on tsumo (honba too, when the whole hand
     is its part) and half on ron, where the discarder pays the rest and the honba.
+    Three players (S13, S14): a tsumo's payers are the two others (tsumo-son as the
+    rules say), and 100 per honba comes from each payer, a ron's discarder paying
+    for both.
     """
+    n = rules.seats
     for name, seat in (("winner", winner), ("dealer", dealer)):
-        if seat not in range(4):
-            raise ValueError(f"{name} must be a seat 0..3")
-    if discarder is not None and (discarder not in range(4) or discarder == winner):
-        raise ValueError("discarder must be another seat 0..3")
-    if pao is not None and (pao not in range(4) or pao == winner):
-        raise ValueError("pao must be another seat 0..3")
+        if seat not in range(n):
+            raise ValueError(f"{name} must be a seat 0..{n - 1}")
+    if discarder is not None and (discarder not in range(n) or discarder == winner):
+        raise ValueError(f"discarder must be another seat 0..{n - 1}")
+    if pao is not None and (pao not in range(n) or pao == winner):
+        raise ValueError(f"pao must be another seat 0..{n - 1}")
     if honba < 0 or riichi_sticks < 0:
         raise ValueError("honba and riichi_sticks must be non-negative")
-    deltas = [0, 0, 0, 0]
+    deltas = [0] * n
     is_dealer = winner == dealer
     base = result.base
     mult = 6 if is_dealer else 4
-    liable = 0
-    if pao is not None and rules.pao and pao_multiplier(result):
-        # R24: the whole hand (every yakuman in it) or only the pao yakuman
-        liable = (
-            sum(m for _, m in result.yakuman) if rules.pao_whole_hand else pao_multiplier(result)
-        )
+    honba_all = 100 * (n - 1) * honba  # what the whole table pays for the honba
+    liable = pao_multiplier(result) if (pao is not None and rules.pao) else 0
+    if liable and rules.pao_whole_hand:
+        liable = sum(m for _, m in result.yakuman)  # R24: every yakuman of the hand
     if liable:
         pao_base = 8000 * liable
         if discarder is not None:
@@ -886,19 +905,20 @@ def settle_win(
         deltas[winner] += pao_base * mult
     deltas[winner] += 1000 * riichi_sticks
     if discarder is not None:
-        pay = _up100(base * mult) + 300 * honba
+        pay = _up100(base * mult) + honba_all
         deltas[discarder] -= pay
         deltas[winner] += pay
     elif base == 0:
         # The whole hand was pao's: it pays the honba as well.
         assert pao is not None
-        deltas[pao] -= 300 * honba
-        deltas[winner] += 300 * honba
+        deltas[pao] -= honba_all
+        deltas[winner] += honba_all
     else:
-        for s in range(4):
+        pay_ = payments_for(base, is_dealer, True, rules)
+        for s in range(n):
             if s == winner:
                 continue
-            share = _up100(base * (2 if (is_dealer or s == dealer) else 1)) + 100 * honba
-            deltas[s] -= share
-            deltas[winner] += share
+            share = pay_["tsumo_dealer"] if s == dealer else pay_["tsumo_nondealer"]
+            deltas[s] -= share + 100 * honba
+            deltas[winner] += share + 100 * honba
     return deltas

@@ -233,8 +233,9 @@ def exhaustive(st: GameState) -> list[Event]:
         )
     k = len(tenpai)
     if 0 < k < n:
+        total = 3000 if n == 4 else 2000  # R17; sanma S15
         for s in range(n):
-            pay[s] = 3000 // k if s in tenpai else -3000 // (n - k)
+            pay[s] = total // k if s in tenpai else -total // (n - k)
     return ryuukyoku(
         st,
         "exhaustive",

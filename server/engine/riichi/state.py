@@ -18,7 +18,7 @@ from server.engine.melds import Meld
 from server.engine.riichi.events import RoundResultEvent, Winner
 from server.engine.riichi.rules import RuleSet
 from server.engine.riichi.scoring import ScoreError, WinContext, WinResult, score_hand
-from server.engine.riichi.wall import DEAD_START, DORA_POS, FIRST_DRAW, URA_POS, Wall
+from server.engine.riichi.wall import LAYOUTS, Wall
 from server.engine.tiles import EAST, NUM_KINDS, Kind, Tile, TileId, tile_of_id
 
 TILE_RED = [tile_of_id(i, True) for i in range(136)]
@@ -31,7 +31,7 @@ class Step(StrEnum):
     TURN = "turn"  # the seat in turn drew and chooses tsumo/kan/riichi/discard
     CALLED = "called"  # the seat in turn called chi/pon and must discard
     CLAIM = "claim"  # other seats answer a discard
-    CHANKAN = "chankan"  # other seats may rob a kakan (or an ankan, kokushi only)
+    CHANKAN = "chankan"  # others may rob a kakan (an ankan: kokushi only; in sanma a north)
     END = "end"  # the round is over
 
 
@@ -102,7 +102,9 @@ class GameState:
         # each seat's public part (observe.SeatInfo), None once something in it changed
         self._seat_info: list[Any] = [None] * n
         # per-round fields, set by deal.start_round
-        self.wall: Wall = Wall(list(range(136)))
+        layout = LAYOUTS[n]
+        self.wall: Wall = Wall(layout.ids, layout=layout)
+        self.dead_start = layout.dead_start
         self.hands: list[list[TileId]] = [[] for _ in range(n)]
         # 34-count arrays of the concealed tiles, kept in step with ``hands``
         self.cnt: list[list[int]] = [[0] * NUM_KINDS for _ in range(n)]
@@ -110,14 +112,19 @@ class GameState:
         self.drawn: list[TileId | None] = [None] * n
         self.melds: list[list[Furo]] = [[] for _ in range(n)]
         self.rivers: list[list[RiverTile]] = [[] for _ in range(n)]
-        self.draw_pos = FIRST_DRAW
+        self.draw_pos = layout.first_draw
         self.kans = 0
+        # sanma: norths set aside per seat (their ids), and kans + norths: each moved
+        # the last live tile into the dead wall (R4, S4)
+        self.nuki: list[list[TileId]] = [[] for _ in range(n)]
+        self.replaced = 0
         self.rinshan_drawn = 0
         self.kan_seats: list[int] = []
         self.dora_count = 1
         self.pending_dora = 0
         self.pending_dora_seat: int | None = None
         self.kan_is_kakan = False
+        self.pulling = False  # the window open is the one of a north set aside
         self.turn = first_dealer
         self.step = Step.END
         self.riichi = [False] * n
@@ -164,6 +171,7 @@ class GameState:
         new.shanten13 = list(self.shanten13)
         new.drawn = list(self.drawn)
         new.melds = [list(m) for m in self.melds]
+        new.nuki = [list(x) for x in self.nuki]
         new.rivers = [list(rv) for rv in self.rivers]
         new.kan_seats = list(self.kan_seats)
         for name in (
@@ -204,7 +212,7 @@ class GameState:
         return list(self.cnt[seat])
 
     def live_left(self) -> int:
-        return DEAD_START - self.kans - self.draw_pos
+        return self.dead_start - self.replaced - self.draw_pos
 
     def seat_wind(self, seat: int) -> Kind:
         return EAST + (seat - self.dealer) % self.n
@@ -213,10 +221,12 @@ class GameState:
         return all(not f.meld.is_open for f in self.melds[seat])
 
     def dora_indicators(self) -> list[Tile]:
-        return [self._tile[self.wall.tiles[DORA_POS[i]]] for i in range(self.dora_count)]
+        tiles, pos = self.wall.tiles, self.wall.layout.dora_pos
+        return [self._tile[tiles[pos[i]]] for i in range(self.dora_count)]
 
     def ura_indicators(self) -> list[Tile]:
-        return [self._tile[self.wall.tiles[URA_POS[i]]] for i in range(self.dora_count)]
+        tiles, pos = self.wall.tiles, self.wall.layout.ura_pos
+        return [self._tile[tiles[pos[i]]] for i in range(self.dora_count)]
 
     def river_furiten(self, seat: int) -> bool:
         ws = self.waits[seat]
@@ -268,6 +278,7 @@ class GameState:
             ura_indicators=tuple(self.ura_indicators()) if self.riichi[seat] else (),
             honba=self.honba,
             riichi_sticks=self.riichi_sticks,
+            nuki=len(self.nuki[seat]),
         )
 
     def score(

@@ -15,6 +15,7 @@ from server.engine.actions import (
     A_DISCARD,
     A_KAKAN,
     A_KYUUSHU,
+    A_NUKI,
     A_RIICHI,
     A_TSUMO,
     Action,
@@ -24,7 +25,7 @@ from server.engine.events import Event
 from server.engine.riichi.claims import answer, open_discard_window
 from server.engine.riichi.deal import reveal_pending, update_waits
 from server.engine.riichi.events import Discard
-from server.engine.riichi.kan import ankan, kakan
+from server.engine.riichi.kan import ankan, kakan, nuki
 from server.engine.riichi.legal import legal, why_illegal
 from server.engine.riichi.settle import kyuushu, tsumo
 from server.engine.riichi.state import S_CHANKAN, S_CLAIM, GameState, RiverTile
@@ -67,6 +68,8 @@ def apply(st: GameState, action: Action) -> list[Event]:
     if at is A_KAKAN:
         assert action.tile is not None
         return kakan(st, s, action.tile)
+    if at is A_NUKI:
+        return nuki(st, s)
     raise IllegalAction(f"{at.value} is not possible now")  # pragma: no cover
 
 

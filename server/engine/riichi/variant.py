@@ -1,8 +1,8 @@
-"""Four-player riichi as a ``Variant`` (three-player sanma shares the engine)."""
+"""Riichi as two ``Variant``s: four players, and three (sanma), on one engine."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from server.engine.events import Event, Standing
@@ -22,7 +22,9 @@ from server.engine.riichi.state import GameState
 from server.engine.variant import RoundSummary, Variant, VariantError
 
 
-def _options(presets: Mapping[str, RuleSet], default: str) -> Any:
+def _options(
+    presets: Mapping[str, RuleSet], default: str
+) -> Callable[[str | Mapping[str, Any] | None], RuleSet]:
     def options(spec: str | Mapping[str, Any] | None) -> RuleSet:
         if spec is None:
             return presets[default]
@@ -36,7 +38,10 @@ def _options(presets: Mapping[str, RuleSet], default: str) -> Any:
         name = d.get("preset", d.get("name", default))
         if name not in presets:
             raise RulesError(f"unknown rules preset {name!r}; choose one of {', '.join(presets)}")
-        return RuleSet.from_dict(d)
+        rules = RuleSet.from_dict(d)
+        if rules.seats != presets[name].seats:
+            raise RulesError(f"seats: {name} is played by {presets[name].seats}")
+        return rules
 
     return options
 
@@ -62,7 +67,9 @@ def _drawn(st: GameState, seat: int) -> int | None:
     return st.tile(d) if d is not None else None
 
 
-def _riichi_variant(key: str, title: str, seats: int, tiles: int, names: Sequence[str]) -> Any:
+def _riichi_variant(
+    key: str, title: str, seats: int, tiles: int, names: Sequence[str]
+) -> Variant[GameState, RuleSet, Observation]:
     presets = {name: PRESETS[name] for name in names}
     return Variant(
         key=key,
@@ -91,6 +98,7 @@ def _riichi_variant(key: str, title: str, seats: int, tiles: int, names: Sequenc
     )
 
 
-RIICHI: Variant[GameState, RuleSet, Observation] = _riichi_variant(
-    "riichi", "Riichi mahjong", 4, 136, ("standard", "tenhou", "majsoul")
+RIICHI = _riichi_variant("riichi", "Riichi mahjong", 4, 136, ("standard", "tenhou", "majsoul"))
+SANMA = _riichi_variant(
+    "sanma", "Three-player riichi (sanma)", 3, 108, ("tenhou-sanma", "majsoul-sanma")
 )

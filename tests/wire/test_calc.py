@@ -31,6 +31,7 @@ def test_scores_a_riichi_ron_with_dora_and_aka() -> None:
         "dora": 1,
         "aka": 1,
         "ura": 0,
+        "nuki": 0,
         "payments": {"ron": 5200},
         "total": 5200,
     }
