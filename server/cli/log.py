@@ -99,11 +99,8 @@ def _database() -> Any:
 
 def export_game(game_id: int, fmt: str, output: str | None) -> int:
     """``jantaku log export``: one game of the server's database to stdout or a file."""
-    import json
-
     from server.db.imported import export_source
-    from server.records.export_tenhou6 import export_tenhou6
-    from server.records.mjai import dumps_mjai, export_mjai
+    from server.records.exports import render
 
     db = _database()
     if db is None:
@@ -119,11 +116,7 @@ def export_game(game_id: int, fmt: str, output: str | None) -> int:
         print(f"error: game {game_id} is still being played", file=sys.stderr)
         return 1
     try:
-        if fmt == "tenhou6":
-            doc = export_tenhou6(src.events, src.players, ("Jantaku", f"game {game_id}"))
-            text = json.dumps(doc, ensure_ascii=False, separators=(",", ":")) + "\n"
-        else:
-            text = dumps_mjai(export_mjai(src.events, src.players))
+        text = render(fmt, game_id, src.events, src.players, src.started_at, src.log_id).text
     except RecordError as exc:
         print(f"error: game {game_id}: {exc}", file=sys.stderr)
         return 1
@@ -139,7 +132,7 @@ def import_files(files: list[str]) -> int:
     """``jantaku log import``: verify each file by replay, then store it; one line per file."""
     from pathlib import Path
 
-    from server.db.imported import find_import, store_imported
+    from server.db.imported import find_duplicate, store_imported
     from server.records.importer import import_log
 
     db = _database()
@@ -158,7 +151,7 @@ def import_files(files: list[str]) -> int:
                 print(f"error: {exc}", file=sys.stderr)
                 failed += 1
                 continue
-            known = db.run(lambda s, g=game: find_import(s, g.digest))
+            known = db.run(lambda s, g=game: find_duplicate(s, g))
             if known is not None:
                 print(f"{path}: already imported as game {known}")
                 continue

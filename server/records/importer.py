@@ -28,7 +28,7 @@ from server.engine.actions import Event
 from server.engine.rules import RuleSet
 from server.records.load import parse_log
 from server.records.mjlog import looks_like_mjlog
-from server.records.model import LoggedGame, LoggedRound, RecordError
+from server.records.model import LoggedGame, LoggedRound, RecordError, Step, StepType
 from server.records.record import GameRecord
 from server.records.verify import _RoundReplay, rules_for
 
@@ -75,17 +75,35 @@ class ImportedGame:
     incomplete_rounds: int  # rounds the log cuts off before their result
     log_id: str | None = None  # the Tenhou log id, from the document or the file name
     played_at: datetime | None = None  # when the game began, from the log id (UTC)
+    digest: str = ""  # play_digest of the engine's events (see there)
+    origin_game: int | None = None  # the game our own export names (jantaku.game)
 
-    @property
-    def digest(self) -> str:
-        """SHA-256 of the play (events between game_start and game_end).
 
-        The same game imported twice, even once as mjlog and once as
-        tenhou.net/6, has the same digest.
-        """
-        play = [e for e in self.events if e["type"] not in ("game_start", "game_end")]
-        text = json.dumps(play, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+def play_digest(events: Sequence[EventJson]) -> str:
+    """SHA-256 of the play (events between game_start and game_end).
+
+    The same game imported twice, even once as mjlog and once as tenhou.net/6,
+    has the same digest. It is taken over the engine's own events, before the
+    log's tsumogiri flags are copied in (``_tsumogiri_from_log``), so digests
+    stored by earlier versions still match.
+    """
+    play = [e for e in events if e["type"] not in ("game_start", "game_end")]
+    text = json.dumps(play, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _tsumogiri_from_log(events: list[EventJson], steps: Sequence[Step]) -> None:
+    """Copy the log's tsumogiri flag into the round's discard events.
+
+    The engine discards the drawn tile whenever the hand holds an identical one
+    (the rules cannot tell them apart); the log knows which physical tile left
+    the hand, and the replay and the exports show what the log says.
+    """
+    logged = [st for st in steps if st.type is StepType.DISCARD]
+    played = [e["data"] for e in events if e["type"] == "discard"]
+    for data, st in zip(played, logged, strict=False):
+        if st.tsumogiri is False and data["tsumogiri"]:
+            data["tsumogiri"] = False
 
 
 def _json(events: Sequence[Event]) -> list[EventJson]:
@@ -129,6 +147,7 @@ def import_game(game: LoggedGame, fmt: str) -> ImportedGame:
     results: list[engine.RoundResult] = []
     problems: list[str] = []
     incomplete = 0
+    spans: list[tuple[int, int, LoggedRound]] = []  # each round's events in ``events``
     final: list[dict[str, Any]] | None = None
     for i, r in enumerate(game.rounds):
         nxt: LoggedRound | None = game.rounds[i + 1] if i + 1 < len(game.rounds) else None
@@ -142,8 +161,10 @@ def import_game(game: LoggedGame, fmt: str) -> ImportedGame:
             if nxt is not None:
                 problems.append(f"round {report.label}: no result, but the log goes on")
             incomplete += 1
+            spans.append((len(events), len(events) + len(rep.events), r))
             events.extend(rep.events)
             continue
+        spans.append((len(events), len(events) + len(rep.events), r))
         events.extend(rep.events)
         results.append(rep.st.round_results[0])
         if nxt is None and rep.st.phase == "game_end" and rep.st.final:
@@ -167,17 +188,23 @@ def import_game(game: LoggedGame, fmt: str) -> ImportedGame:
             )
         )
     found = tenhou_log_id(game.ref, game.source)
+    stream = _json(events)
+    digest = play_digest(stream)
+    for first, last, logged in spans:
+        _tsumogiri_from_log(stream[first:last], logged.steps)
     return ImportedGame(
         source=game.source,
         format=fmt,
         players=game.players,
         rules=rules,
-        events=_json(events),
+        events=stream,
         results=results,
         final=final,
         incomplete_rounds=incomplete,
         log_id=found[0] if found else None,
         played_at=found[1] if found else None,
+        digest=digest,
+        origin_game=game.origin_game,
     )
 
 

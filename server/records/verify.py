@@ -19,7 +19,7 @@ from typing import Any
 
 from server.engine.actions import Action, ActionType, Event, IllegalAction
 from server.engine.game import GameState, apply, legal_actions, next_round, waiting_on
-from server.engine.rules import RuleSet, preset
+from server.engine.rules import RulesError, RuleSet, preset
 from server.engine.scoring import WinResult
 from server.engine.tiles import kind, parse_tile, sort_key, tile_str, tiles_str
 from server.engine.wall import Wall
@@ -71,7 +71,16 @@ class _Mismatch(Exception):
 
 
 def rules_for(game: LoggedGame) -> RuleSet:
-    """The ``tenhou`` preset with the log's length, red fives and kuitan."""
+    """The rules a log was played under.
+
+    Our own export names them (``jantaku.rules``: uma, oka, double yakuman ...);
+    any other log gets the ``tenhou`` preset with its length, red fives and kuitan.
+    """
+    if game.rules is not None:
+        try:
+            return RuleSet.from_dict(game.rules)
+        except (RulesError, TypeError, ValueError) as exc:
+            raise RecordError(f"{game.source}: field 'jantaku.rules': {exc}") from None
     return preset("tenhou").with_overrides(
         length=game.length, red_fives=game.red_fives, kuitan=game.kuitan
     )
