@@ -82,15 +82,18 @@ async def import_game(
     except RecordError as exc:
         raise api_error(422, "invalid_log", str(exc)) from None
 
-    def store(s: Session) -> tuple[int, bool]:
-        known = queries.find_duplicate(s, game)
+    def store(s: Session) -> tuple[int, str | None]:
+        known = queries.find_import(s, game.digest)
         if known is not None:
-            return known, False
-        return queries.store_imported(s, game, player.id), True
+            return known, f"this game was already imported as game {known}"
+        original = queries.find_original(s, game)
+        if original is not None:
+            return original, f"this is an export of game {original}, which is here already"
+        return queries.store_imported(s, game, player.id), None
 
-    game_id, new = await ctx.run_db(store)
-    if not new:
-        raise api_error(409, "duplicate", f"this game was already imported as game {game_id}")
+    game_id, duplicate = await ctx.run_db(store)
+    if duplicate is not None:
+        raise api_error(409, "duplicate", duplicate)
     return {
         "id": game_id,
         "format": game.format,

@@ -132,7 +132,7 @@ def import_files(files: list[str]) -> int:
     """``jantaku log import``: verify each file by replay, then store it; one line per file."""
     from pathlib import Path
 
-    from server.db.imported import find_duplicate, store_imported
+    from server.db.imported import find_import, find_original, store_imported
     from server.records.importer import import_log
 
     db = _database()
@@ -151,9 +151,13 @@ def import_files(files: list[str]) -> int:
                 print(f"error: {exc}", file=sys.stderr)
                 failed += 1
                 continue
-            known = db.run(lambda s, g=game: find_duplicate(s, g))
+            known = db.run(lambda s, g=game: find_import(s, g.digest))
             if known is not None:
                 print(f"{path}: already imported as game {known}")
+                continue
+            original = db.run(lambda s, g=game: find_original(s, g))
+            if original is not None:
+                print(f"{path}: an export of game {original}, which is here already")
                 continue
             gid = db.run(lambda s, g=game: store_imported(s, g, None))
             print(f"{path}: imported as game {gid} ({len(game.results)} rounds)")

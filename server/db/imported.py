@@ -37,17 +37,16 @@ def find_import(s: Session, digest: str) -> int | None:
     return None
 
 
-def find_duplicate(s: Session, game: ImportedGame) -> int | None:
-    """The game this import repeats: one imported before, or the game our export came from.
+def find_original(s: Session, game: ImportedGame) -> int | None:
+    """The game an export of ours came from, when it is here: the import would repeat it.
 
-    An export of ours names its game (``jantaku.game``); it is that game when the
-    named game here has the very same play (the same rounds as tenhou.net/6
-    writes them: tiles, calls, results). A file from another server naming a
-    game id of ours that is another game is no duplicate.
+    Our export names its game (``jantaku.game``); it is that game when the named
+    game here has the very same play (the same rounds as tenhou.net/6 writes
+    them: tiles, calls, results). A file from another server naming an id that
+    is another game here is no duplicate.
     """
-    known = find_import(s, game.digest)
-    if known is not None or game.origin_game is None:
-        return known
+    if game.origin_game is None:
+        return None
     src = export_source(s, game.origin_game)
     if src is None or src.status == "live":
         return None

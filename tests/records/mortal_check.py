@@ -60,8 +60,12 @@ _AFTER_ASKED = {
 }
 
 
+def _plain(pai: str) -> str:
+    return pai[:2] if pai in _AKA else pai
+
+
 def _deaka(pai: str) -> int:
-    return _INDEX[pai[:2] if pai in _AKA else pai]
+    return _INDEX[_plain(pai)]
 
 
 class _Checker:
@@ -70,7 +74,7 @@ class _Checker:
         self.events = [json.loads(x) for x in lines]
         self.states = [PlayerState(p) for p in range(4)]
         # Per event index: each seat's offer (cans, ankan and kakan candidates) after it.
-        self.offers: list[list[tuple[Any, list[int], list[int]]]] = []
+        self.offers: list[list[tuple[Any, list[str], list[str]]]] = []
         self.problems: list[str] = []
 
     def refuse(self, i: int, msg: str) -> None:
@@ -151,9 +155,9 @@ class _Checker:
         elif typ == "daiminkan":
             ok = cans.can_daiminkan
         elif typ == "ankan":
-            ok = cans.can_ankan and _deaka(e["consumed"][0]) in ankans
+            ok = cans.can_ankan and _plain(e["consumed"][0]) in ankans
         elif typ == "kakan":
-            ok = cans.can_kakan and _deaka(e["pai"]) in kakans
+            ok = cans.can_kakan and _plain(e["pai"]) in kakans
         elif typ == "reach":
             ok = cans.can_riichi
         elif typ == "hora":
@@ -194,7 +198,6 @@ def _normalise(ours: list[dict[str, Any]], conv: list[dict[str, Any]]) -> None:
 
 
 def _compare(ours: list[dict[str, Any]], conv: list[dict[str, Any]]) -> list[str]:
-    _normalise(ours, conv)
     for n, (a, b) in enumerate(zip(ours, conv, strict=False)):
         if a != b:
             return [f"convlog differs at event {n + 1}: ours {a}, convlog {b}"]
@@ -213,9 +216,12 @@ def check_log(log: dict[str, Any]) -> dict[str, Any]:
         except Exception as exc:  # convlog refuses the document
             problems.append(f"convlog refuses the tenhou.net/6 export: {exc}")
         else:
-            problems += [f"convlog output: {p}" for p in _Checker(conv_lines).run()]
+            ours = [dict(e) for e in log["mjai"]]
             conv = [json.loads(x) for x in conv_lines]
-            problems += _compare([dict(e) for e in log["mjai"]], conv)
+            _normalise(ours, conv)
+            conv_lines = [json.dumps(e, ensure_ascii=False, separators=(",", ":")) for e in conv]
+            problems += [f"convlog output: {p}" for p in _Checker(conv_lines).run()]
+            problems += _compare(ours, conv)
     return {"events": len(lines), "problems": problems}
 
 
