@@ -86,12 +86,18 @@ def _database() -> Any:
 
     from server.db import migrate
     from server.db.session import Database
+    from server.paths import ProjectRootError, project_root
     from server.settings import SettingsError, get_settings
 
     try:
         url = get_settings().sqlalchemy_url
     except (SettingsError, ValidationError) as exc:
         print(f"error: settings: {exc}", file=sys.stderr)
+        return None
+    try:
+        project_root()  # the migrations the database is brought up to
+    except ProjectRootError as exc:
+        print(f"error: {exc}", file=sys.stderr)
         return None
     migrate.upgrade(url)
     return Database(url)
