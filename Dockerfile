@@ -27,7 +27,9 @@ RUN pip install --no-deps . && chown -R jantaku /app
 
 USER jantaku
 EXPOSE 8000
-HEALTHCHECK --interval=15s --timeout=3s --start-period=20s --retries=3 \
-    CMD python -c "import urllib.request,sys; sys.exit(urllib.request.urlopen('http://127.0.0.1:8000/api/health').status != 200)"
+# `jantaku health` asks http://127.0.0.1:$JANTAKU_PORT$JANTAKU_ROOT_PATH/api/health: the
+# check follows the port (and sub-path) the server is given; 503 (database down) fails it.
+HEALTHCHECK --interval=15s --timeout=5s --start-period=20s --retries=3 \
+    CMD ["jantaku", "health", "--timeout", "4"]
 # `jantaku serve` runs the Alembic upgrade, then uvicorn.
 CMD ["jantaku", "serve"]

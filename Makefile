@@ -40,4 +40,4 @@ bench: $(STAMP)
 	$(BIN)/python bench/selfplay.py --games 40
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .venv-mjai .pytest_cache .mypy_cache .ruff_cache

@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Literal
 
-from pydantic import AliasChoices, Field, model_validator
+from pydantic import AliasChoices, Field, ValidationError, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DEV_SECRET = "development-only-insecure-secret"
@@ -62,6 +62,18 @@ class Settings(BaseSettings):
     # are answered with a full resync).
     replay_buffer_events: int = 500
 
+    # Operations (docs/operations.md).
+    # The path prefix the app is served under behind a proxy, e.g. "/mahjong" (no
+    # trailing slash); requests may come with or without it.
+    root_path: str = ""
+    # Log lines as JSON objects (one per line) or plain text.
+    log_format: Literal["json", "text"] = "json"
+    log_level: Literal["debug", "info", "warning", "error"] = "info"
+    # GET /metrics in Prometheus' format; off: 404.
+    metrics: bool = True
+    # How long /api/health waits for the database before answering 503.
+    health_timeout_seconds: float = 2.0
+
     @model_validator(mode="after")
     def _refuse_unsafe_secret(self) -> Settings:
         if self.env != "development" and (
@@ -71,6 +83,14 @@ class Settings(BaseSettings):
                 f"JANTAKU_SECRET must be set to a random string of at least "
                 f"{MIN_SECRET_LENGTH} characters when JANTAKU_ENV={self.env} "
                 f'(e.g. python -c "import secrets; print(secrets.token_urlsafe(48))")'
+            )
+        return self
+
+    @model_validator(mode="after")
+    def _root_path_shape(self) -> Settings:
+        if self.root_path and (not self.root_path.startswith("/") or self.root_path.endswith("/")):
+            raise SettingsError(
+                "JANTAKU_ROOT_PATH must start with / and not end with one, e.g. /mahjong"
             )
         return self
 
@@ -87,6 +107,29 @@ def normalize_db_url(url: str) -> str:
     return url
 
 
+def _env_name(field: str) -> str:
+    return "DATABASE_URL" if field == "database_url" else f"JANTAKU_{field.upper()}"
+
+
+def settings_problem(exc: ValidationError) -> str:
+    """What is wrong with the settings, naming the variables but never their values.
+
+    pydantic's own message quotes the input (a short secret, a database URL
+    with its password); this one does not.
+    """
+    lines = []
+    for err in exc.errors(include_url=False, include_input=False, include_context=False):
+        msg = str(err.get("msg", "invalid"))
+        msg = msg.removeprefix("Value error, ")
+        loc = [str(x) for x in err.get("loc", ()) if isinstance(x, str)]
+        lines.append(f"{_env_name(loc[0])}: {msg}" if loc else msg)
+    return "; ".join(lines) or "invalid settings"
+
+
 @lru_cache(maxsize=1)
 def get_settings() -> Settings:
-    return Settings()
+    """The settings from the environment and ``.env``; SettingsError (no values quoted)."""
+    try:
+        return Settings()
+    except ValidationError as exc:
+        raise SettingsError(settings_problem(exc)) from None

@@ -18,11 +18,13 @@ from sqlalchemy.orm import Session
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from server.api import games, history, lobbies, memory, players, score, ws
+from server.api import games, health, history, lobbies, memory, players, score, ws
 from server.api.auth import COOKIE_NAME, COOKIE_ORIGIN_REFUSED, cookie_origin_ok
 from server.api.context import ServerContext
 from server.api.hub import LobbyHub
+from server.api.metrics import Metrics, MetricsMiddleware, attach
 from server.api.ratelimit import WindowLimiter
+from server.api.rootpath import RootPath, route_path
 from server.db import games as game_queries
 from server.db import lobbies as lobby_queries
 from server.db.models import Lobby
@@ -121,7 +123,7 @@ class BodyLimit:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        limit = self.limits.get(scope["path"], self.default)
+        limit = self.limits.get(route_path(scope), self.default)
         if limit is None:  # the route applies its own limit and error format
             await self.app(scope, receive, send)
             return
@@ -189,6 +191,7 @@ def create_app(
     owns the interpreter; not for an app embedded in tests or another program).
     """
     settings = settings or get_settings()
+    metrics = Metrics()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -201,6 +204,7 @@ def create_app(
             round_end_pause=settings.round_end_pause_seconds,
             bot_delay=settings.bot_delay_seconds,
             replay_buffer=settings.replay_buffer_events,
+            on_action=metrics.observe_action,
         )
         tables = TableManager(config, recorder, bot_factory)
         background: set[asyncio.Task[None]] = set()
@@ -220,7 +224,12 @@ def create_app(
             join_limiter=WindowLimiter(settings.join_rate_per_minute, 60.0),
             guest_limiter=WindowLimiter(settings.guest_rate_per_minute, 60.0),
         )
+        attach(metrics, ctx)
         await resume_games(db, tables, live)
+        log.info(
+            "jantaku ready",
+            extra={"live_games": len(live), "root_path": settings.root_path or "/"},
+        )
         if manage_gc:
             keeper = asyncio.get_running_loop().create_task(
                 memory.freeze_survivors(0.1, lambda: tables.stats()["live"] == 0)
@@ -237,6 +246,7 @@ def create_app(
 
     # Every JSON body of the API is small; the log import sets its own, larger limit.
     app = FastAPI(title="Jantaku", version="0.1.0", lifespan=lifespan)
+    app.state.metrics = metrics
     app.add_middleware(
         BodyLimit,
         default=MAX_BODY_BYTES,
@@ -244,6 +254,8 @@ def create_app(
         limits={"/api/games/import": history.MAX_UPLOAD_BYTES, "/api/score": None},
     )
     app.add_middleware(CookieOrigin, allowed=settings.allowed_origins)
+    app.add_middleware(MetricsMiddleware, metrics=metrics)
+    app.add_middleware(RootPath, root=settings.root_path)  # outermost: sees the raw path
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
@@ -264,6 +276,7 @@ def create_app(
     app.include_router(score.router)
     app.include_router(history.router)
     app.include_router(ws.router)
+    app.include_router(health.router)
     web = Path(settings.web_dir)
     if not web.is_absolute():
         web = project_root() / web

@@ -1,12 +1,10 @@
-"""History routes and the health check."""
+"""History routes: finished games and one game's record (the health check: health.py)."""
 
 from __future__ import annotations
 
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
-from sqlalchemy import text
-from sqlalchemy.orm import Session
 
 from server.api.context import Ctx, api_error
 from server.db import games
@@ -33,20 +31,3 @@ async def get_game(game_id: int, ctx: Ctx) -> dict[str, Any]:
     if data is None:
         raise api_error(404, "not_found", f"no game {game_id}")
     return data
-
-
-@router.get("/health")
-async def health(ctx: Ctx) -> dict[str, Any]:
-    def ping(s: Session) -> None:
-        s.execute(text("SELECT 1"))
-
-    try:
-        await ctx.run_db(ping)
-        database = "ok"
-    except Exception as exc:
-        database = f"error: {type(exc).__name__}"
-    return {
-        "status": "ok" if database == "ok" else "degraded",
-        "database": database,
-        **ctx.tables.stats(),
-    }

@@ -8,7 +8,6 @@ history page and the replay viewer need beyond them.
 from __future__ import annotations
 
 import asyncio
-import json
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request, Response
@@ -16,9 +15,8 @@ from sqlalchemy.orm import Session
 
 from server.api.context import Ctx, CurrentPlayer, api_error
 from server.db import imported as queries
-from server.records.export_tenhou6 import export_tenhou6
+from server.records.exports import Rendered, render
 from server.records.importer import import_log
-from server.records.mjai import dumps_mjai, export_mjai
 from server.records.model import RecordError
 
 router = APIRouter(prefix="/api", tags=["history"])
@@ -42,24 +40,17 @@ async def export_game(
     if src.status == "live":
         raise api_error(409, "game_live", "the record is published once the game is over")
 
-    def build() -> tuple[str, str, str]:
-        if format == "tenhou6":
-            doc = export_tenhou6(
-                src.events, src.players, ("Jantaku", f"game {game_id} {src.started_at[:10]}")
-            )
-            text = json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
-            return text, "application/json", "json"
-        return dumps_mjai(export_mjai(src.events, src.players)), "application/x-ndjson", "jsonl"
+    def build() -> Rendered:
+        return render(format, game_id, src.events, src.players, src.started_at, src.log_id)
 
     try:
-        text, media, ext = await asyncio.to_thread(build)
+        out = await asyncio.to_thread(build)
     except RecordError as exc:
         raise api_error(422, "not_exportable", str(exc)) from None
-    filename = f"jantaku-{game_id}.{format}.{ext}"
     return Response(
-        text.encode("utf-8"),
-        media_type=f"{media}; charset=utf-8",
-        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+        out.text.encode("utf-8"),
+        media_type=f"{out.media_type}; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="{out.filename}"'},
     )
 
 
@@ -91,15 +82,18 @@ async def import_game(
     except RecordError as exc:
         raise api_error(422, "invalid_log", str(exc)) from None
 
-    def store(s: Session) -> tuple[int, bool]:
+    def store(s: Session) -> tuple[int, str | None]:
         known = queries.find_import(s, game.digest)
         if known is not None:
-            return known, False
-        return queries.store_imported(s, game, player.id), True
+            return known, f"this game was already imported as game {known}"
+        original = queries.find_original(s, game)
+        if original is not None:
+            return original, f"this is an export of game {original}, which is here already"
+        return queries.store_imported(s, game, player.id), None
 
-    game_id, new = await ctx.run_db(store)
-    if not new:
-        raise api_error(409, "duplicate", f"this game was already imported as game {game_id}")
+    game_id, duplicate = await ctx.run_db(store)
+    if duplicate is not None:
+        raise api_error(409, "duplicate", duplicate)
     return {
         "id": game_id,
         "format": game.format,

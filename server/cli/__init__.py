@@ -12,7 +12,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "score": ("score", "score hands: JSON lines on stdin, JSON lines on stdout"),
     "log": ("log", "game logs: verify, import, export"),
     "simulate": ("simulate", "play bot hanchan in-process and check invariants"),
-    "db": ("db", "database maintenance: upgrade, downgrade"),
+    "db": ("db", "database maintenance: upgrade, downgrade, backup"),
+    "health": ("health", "ask the local server's /api/health (exit 0 when healthy)"),
 }
 
 

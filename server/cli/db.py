@@ -1,4 +1,4 @@
-"""``jantaku db``: run Alembic migrations by hand on the configured database."""
+"""``jantaku db``: Alembic migrations by hand, and backups, on the configured database."""
 
 from __future__ import annotations
 
@@ -18,6 +18,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     down = sub.add_parser("downgrade", help="downgrade the schema (default: drop everything)")
     down.add_argument("revision", nargs="?", default="base")
     sub.add_parser("current", help="print the current revision")
+    b = sub.add_parser(
+        "backup",
+        help="copy a SQLite database to FILE while the server runs (PostgreSQL: pg_dump)",
+        description=(
+            "Copy the SQLite database to FILE with SQLite's online backup API: a consistent "
+            "snapshot, taken while `jantaku serve` keeps writing. For PostgreSQL it prints "
+            "the pg_dump command to use instead (docs/operations.md)."
+        ),
+    )
+    b.add_argument("file", metavar="FILE", help="the copy to write (must not exist)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -25,8 +35,22 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         url = get_settings().sqlalchemy_url
+    except (SettingsError, ValidationError) as exc:
+        print(f"jantaku db: {exc}", file=sys.stderr)
+        return 2
+    if args.db_command == "backup":
+        from server.db.backup import BackupError, backup
+
+        try:
+            pages = backup(url, args.file)
+        except BackupError as exc:
+            print(f"jantaku db backup: {exc}", file=sys.stderr)
+            return exc.status
+        print(f"{args.file}: {pages} pages written")
+        return 0
+    try:
         project_root()
-    except (SettingsError, ValidationError, ProjectRootError) as exc:
+    except ProjectRootError as exc:
         print(f"jantaku db: {exc}", file=sys.stderr)
         return 2
     if args.db_command == "upgrade":

@@ -86,6 +86,7 @@ def _database() -> Any:
 
     from server.db import migrate
     from server.db.session import Database
+    from server.paths import ProjectRootError, project_root
     from server.settings import SettingsError, get_settings
 
     try:
@@ -93,17 +94,19 @@ def _database() -> Any:
     except (SettingsError, ValidationError) as exc:
         print(f"error: settings: {exc}", file=sys.stderr)
         return None
+    try:
+        project_root()  # the migrations the database is brought up to
+    except ProjectRootError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return None
     migrate.upgrade(url)
     return Database(url)
 
 
 def export_game(game_id: int, fmt: str, output: str | None) -> int:
     """``jantaku log export``: one game of the server's database to stdout or a file."""
-    import json
-
     from server.db.imported import export_source
-    from server.records.export_tenhou6 import export_tenhou6
-    from server.records.mjai import dumps_mjai, export_mjai
+    from server.records.exports import render
 
     db = _database()
     if db is None:
@@ -119,11 +122,7 @@ def export_game(game_id: int, fmt: str, output: str | None) -> int:
         print(f"error: game {game_id} is still being played", file=sys.stderr)
         return 1
     try:
-        if fmt == "tenhou6":
-            doc = export_tenhou6(src.events, src.players, ("Jantaku", f"game {game_id}"))
-            text = json.dumps(doc, ensure_ascii=False, separators=(",", ":")) + "\n"
-        else:
-            text = dumps_mjai(export_mjai(src.events, src.players))
+        text = render(fmt, game_id, src.events, src.players, src.started_at, src.log_id).text
     except RecordError as exc:
         print(f"error: game {game_id}: {exc}", file=sys.stderr)
         return 1
@@ -139,7 +138,7 @@ def import_files(files: list[str]) -> int:
     """``jantaku log import``: verify each file by replay, then store it; one line per file."""
     from pathlib import Path
 
-    from server.db.imported import find_import, store_imported
+    from server.db.imported import find_import, find_original, store_imported
     from server.records.importer import import_log
 
     db = _database()
@@ -161,6 +160,10 @@ def import_files(files: list[str]) -> int:
             known = db.run(lambda s, g=game: find_import(s, g.digest))
             if known is not None:
                 print(f"{path}: already imported as game {known}")
+                continue
+            original = db.run(lambda s, g=game: find_original(s, g))
+            if original is not None:
+                print(f"{path}: an export of game {original}, which is here already")
                 continue
             gid = db.run(lambda s, g=game: store_imported(s, g, None))
             print(f"{path}: imported as game {gid} ({len(game.results)} rounds)")

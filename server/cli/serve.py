@@ -25,6 +25,7 @@ def run(args: argparse.Namespace) -> int:
 
     from server.api.app import create_app
     from server.db import migrate
+    from server.logconfig import log_config
 
     try:
         settings = get_settings()
@@ -49,6 +50,11 @@ def run(args: argparse.Namespace) -> int:
         # Frames above our own limit get a protocol error; only absurd ones are cut here.
         ws_max_size=1 << 20,
         ws_per_message_deflate=settings.ws_compression,
-        log_level="info",
+        # Our loggers (server.*) and uvicorn's, JSON lines by default (server/logconfig.py).
+        log_config=log_config(settings.log_format, settings.log_level),
+        log_level=settings.log_level,
+        # X-Forwarded-For/-Proto are trusted from the addresses in FORWARDED_ALLOW_IPS
+        # (uvicorn reads it; default 127.0.0.1): docs/operations.md.
+        proxy_headers=True,
     )
     return 0

@@ -17,7 +17,9 @@ from sqlalchemy.orm import Session, selectinload
 
 from server.db.games import page_games
 from server.db.models import Game, GameEvent, GameSeat, Hand, Lobby, utcnow
+from server.records.export_tenhou6 import play_log
 from server.records.importer import ImportedGame
+from server.records.model import RecordError
 from server.wire.riichi import event_data
 
 IMPORT_KIND = "import"
@@ -34,6 +36,26 @@ def find_import(s: Session, digest: str) -> int | None:
         if isinstance(data, dict) and data.get("digest") == digest:
             return int(gid)
     return None
+
+
+def find_original(s: Session, game: ImportedGame) -> int | None:
+    """The game an export of ours came from, when it is here: the import would repeat it.
+
+    Our export names its game (``jantaku.game``); it is that game when the named
+    game here has the very same play (the same rounds as tenhou.net/6 writes
+    them: tiles, calls, results). A file from another server naming an id that
+    is another game here is no duplicate.
+    """
+    if game.origin_game is None:
+        return None
+    src = export_source(s, game.origin_game)
+    if src is None or src.status == "live":
+        return None
+    try:
+        same = play_log(src.events) == play_log(game.events)
+    except RecordError:
+        return None
+    return game.origin_game if same else None
 
 
 def store_imported(s: Session, game: ImportedGame, uploaded_by: int | None) -> int:
@@ -120,6 +142,7 @@ class ExportSource:
     players: tuple[str, str, str, str]
     events: list[dict[str, Any]]  # {"type", "data"} per engine event, in order
     started_at: str
+    log_id: str | None = None  # the Tenhou log id of an imported game
 
 
 def export_source(s: Session, game_id: int) -> ExportSource | None:
@@ -130,16 +153,19 @@ def export_source(s: Session, game_id: int) -> ExportSource | None:
     names = {gs.seat: gs.name for gs in g.seats}
     players = (names.get(0, ""), names.get(1, ""), names.get(2, ""), names.get(3, ""))
     events: list[dict[str, Any]] = []
+    log_id: str | None = None
     if g.status != "live":  # a live record holds concealed tiles: never exported
-        events = [
-            {"type": e.type, "data": e.data}
-            for e in s.scalars(
-                select(GameEvent)
-                .where(GameEvent.game_id == game_id, GameEvent.kind == "event")
-                .order_by(GameEvent.id)
-            )
-        ]
-    return ExportSource(g.status, players, events, g.started_at.isoformat())
+        for e in s.scalars(
+            select(GameEvent)
+            .where(GameEvent.game_id == game_id, GameEvent.kind.in_(("event", IMPORT_KIND)))
+            .order_by(GameEvent.id)
+        ):
+            if e.kind == IMPORT_KIND:
+                found = e.data.get("log_id") if isinstance(e.data, dict) else None
+                log_id = found if isinstance(found, str) else None
+            else:
+                events.append({"type": e.type, "data": e.data})
+    return ExportSource(g.status, players, events, g.started_at.isoformat(), log_id)
 
 
 def lobby_games(

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -37,6 +38,16 @@ class Recorder:
         self.failures = 0
         self._idle = asyncio.Event()
         self._idle.set()
+        # When the oldest queued (not yet taken) and the batch being written were queued.
+        self._queued_since: float | None = None
+        self._writing_since: float | None = None
+        # Told the seconds from a batch's first row being queued to its commit (metrics).
+        self.on_written: Callable[[float], None] | None = None
+
+    def write_lag(self) -> float:
+        """Seconds the oldest row not yet in the database has waited (0 when all are in)."""
+        since = [t for t in (self._writing_since, self._queued_since) if t is not None]
+        return time.monotonic() - min(since) if since else 0.0
 
     # TableSink
 
@@ -61,6 +72,8 @@ class Recorder:
 
     def _signal(self) -> None:
         """Work was queued: not idle any more, and the writer should wake."""
+        if self._queued_since is None:
+            self._queued_since = time.monotonic()
         self._idle.clear()
         self._wake.set()
 
@@ -76,13 +89,18 @@ class Recorder:
                 continue
             rows, self.pending_rows = self.pending_rows, []
             batch, self.pending = self.pending, []
+            self._writing_since, self._queued_since = self._queued_since, None
             try:
                 await asyncio.to_thread(self._write, rows, batch)
+                if self.on_written is not None and self._writing_since is not None:
+                    self.on_written(time.monotonic() - self._writing_since)
             except Exception:
                 self.failures += 1
                 log.exception(
                     "recorder: a batch of %d rows and %d writes failed", len(rows), len(batch)
                 )
+            finally:
+                self._writing_since = None
             # Collect more work for a moment: fewer, larger transactions.
             if not self._closing:
                 await asyncio.sleep(self.interval)

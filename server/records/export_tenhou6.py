@@ -94,10 +94,24 @@ _DRAW_NAMES = {
     "suucha_riichi": "四家立直",
     "sanchahou": "三家和了",
 }
-# Tenhou's yaku numbers give the order in which it lists yaku.
+# The order Tenhou lists yaku in, by Tenhou yaku number (10-13 seat wind E..N, 14-17
+# round wind E..N, 52 dora, 53 ura, 54 aka). Not the numbers' order: it is read off
+# the yaku attributes of real Tenhou mjlogs (every pair of yaku seen together in
+# tests/fixtures keeps its order here, checked by tests/records/test_export_tenhou6.py);
+# pairs never seen together follow riichi, situational yaku, menzen tsumo, hand shape,
+# yakuhai, then dora, aka, ura.
+_TENHOU_ORDER = (
+    *(1, 21, 2, 3, 4, 5, 6, 0, 7, 22, 9, 32, 24, 25, 29, 28, 27, 26, 8, 30, 17, 16, 12),
+    *(15, 20, 19, 13, 11, 14, 10, 18, 23, 33, 31, 34, 35),
+    *range(37, 52),
+    *(52, 54, 53),
+)
+_RANK = {n: i for i, n in enumerate(_TENHOU_ORDER)}
 _ORDER: dict[str, int] = {}
 for _n, (_id, _) in sorted(TENHOU_YAKU.items()):
-    _ORDER.setdefault(_id, _n)
+    _ORDER.setdefault(_id, _RANK[_n])
+# Local yaku Tenhou does not play: after the other yaku, before dora.
+_LOCAL_RANK = _RANK[52] - 0.5
 
 
 def code(tile: str) -> int:
@@ -152,20 +166,24 @@ def points_string(w: EventJson, dealer: int) -> str:
 
 
 def yaku_strings(w: EventJson, seat_wind: int, round_wind: int) -> list[str]:
-    out: list[tuple[int, str]] = []
+    """The winner's yaku as Tenhou writes them, in Tenhou's order (``_TENHOU_ORDER``)."""
+    out: list[tuple[float, str]] = []
     for y in w.get("yakuman", []):
         yid, mult = y["id"], y.get("multiplier", 1)
         name = _DOUBLE_NAMES.get(yid) if mult >= 2 else None
-        out.append((_ORDER.get(yid, 99), f"{name or _YAKU_NAMES[yid]}(役満)"))
+        out.append((_ORDER.get(yid, _LOCAL_RANK), f"{name or _YAKU_NAMES[yid]}(役満)"))
     for y in w.get("yaku", []):
         yid = y["id"]
+        rank = _ORDER.get(yid, _LOCAL_RANK)
         if yid == "yakuhai_seat_wind":
             name = f"自風 {_WIND_KANJI[seat_wind]}"
+            rank = _RANK[10 + seat_wind]
         elif yid == "yakuhai_round_wind":
             name = f"場風 {_WIND_KANJI[round_wind]}"
+            rank = _RANK[14 + round_wind]
         else:
             name = _YAKU_NAMES.get(yid) or _LOCAL_NAMES.get(yid, yid)
-        out.append((_ORDER.get(yid, 99), f"{name}({y['han']}飜)"))
+        out.append((rank, f"{name}({y['han']}飜)"))
     if not w.get("yakuman"):
         for k in ("dora", "ura", "aka"):
             if w.get(k):
@@ -294,10 +312,48 @@ def rule_json(rules: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+def tenhou_score(scores: Sequence[float], ranks: Sequence[int]) -> list[int]:
+    """Final scores as the integers Tenhou writes in ``sc``.
+
+    Tenhou rounds each score but the winner's to a whole number, a half going
+    toward zero (its 五捨六入 on thousands of points), and gives first place
+    what makes the scores sum to zero.
+    """
+    out = [0, 0, 0, 0]
+    first = min(range(4), key=lambda p: (ranks[p], p))
+    for p in range(4):
+        if p != first:
+            mag = abs(scores[p])
+            whole = int(mag) + (1 if mag - int(mag) > 0.5 + 1e-9 else 0)
+            out[p] = whole if scores[p] >= 0 else -whole
+    out[first] = -sum(out)
+    return out
+
+
+def play_log(events: Sequence[EventJson]) -> list[Any]:
+    """The ``log`` field of a stream's export: its finished rounds, seat 0 the first dealer.
+
+    Two streams of the same play (a game and the import of its export) give the
+    same log, whatever their dice and seats; RecordError if malformed.
+    """
+    log: list[Any] = export_tenhou6(events, ("", "", "", ""))["log"]
+    return log
+
+
 def export_tenhou6(
-    events: Sequence[EventJson], players: Sequence[str], title: Sequence[str] = ("", "")
+    events: Sequence[EventJson],
+    players: Sequence[str],
+    title: Sequence[str] = ("", ""),
+    *,
+    ref: str | None = None,
+    game_id: int | None = None,
 ) -> dict[str, Any]:
-    """The tenhou.net/6 document of a game's full event stream (RecordError if malformed)."""
+    """The tenhou.net/6 document of a game's full event stream (RecordError if malformed).
+
+    ``ref``: the Tenhou log id of an imported game (Tenhou's own field).
+    ``game_id``: written with the rules in the ``jantaku`` field, so that an
+    import of this file keeps the rules and is known as this game.
+    """
     if len(players) != 4:
         raise RecordError("players must name 4 seats")
     fd = 0
@@ -323,17 +379,31 @@ def export_tenhou6(
     log = [r.to_json() for r in rounds if r.result is not None]
     if not log:
         raise RecordError("the game has no finished round to export")
-    doc: dict[str, Any] = {
-        "title": list(title),
-        "name": [players[(p + fd) % 4] for p in range(4)],
-        "rule": rule_json(rules),
-        "log": log,
-    }
+    doc: dict[str, Any] = {"title": list(title)}
+    if ref:
+        doc["ref"] = ref
+    doc.update(
+        {
+            "name": [players[(p + fd) % 4] for p in range(4)],
+            "rule": rule_json(rules),
+            "log": log,
+        }
+    )
     if final:
-        by_seat = {int(f["seat"]): f for f in final}
-        sc: list[Any] = []
-        for p in range(4):
-            f = by_seat[(p + fd) % 4]
-            sc += [f["points"], f["score"]]
-        doc["sc"] = sc
+        try:
+            by_seat = {int(f["seat"]): f for f in final}
+            seats = [(p + fd) % 4 for p in range(4)]
+            score = tenhou_score(
+                [float(by_seat[s]["score"]) for s in seats],
+                [int(by_seat[s]["rank"]) for s in seats],
+            )
+            doc["sc"] = [
+                x for p, s in enumerate(seats) for x in (int(by_seat[s]["points"]), score[p])
+            ]
+        except (KeyError, TypeError, ValueError) as exc:
+            raise RecordError(f"malformed final standings: {exc}") from None
+    ours: dict[str, Any] = {"rules": dict(rules)}
+    if game_id is not None:
+        ours["game"] = game_id
+    doc["jantaku"] = ours
     return doc

@@ -29,7 +29,7 @@ from server.engine.riichi import GameEnd, GameStart
 from server.engine.riichi.rules import RuleSet
 from server.records.load import parse_log
 from server.records.mjlog import looks_like_mjlog
-from server.records.model import LoggedGame, LoggedRound, RecordError
+from server.records.model import LoggedGame, LoggedRound, RecordError, Step, StepType
 from server.records.record import GameRecord
 from server.records.verify import _RoundReplay, rules_for
 from server.wire.codec import codec_for
@@ -78,17 +78,50 @@ class ImportedGame:
     incomplete_rounds: int  # rounds the log cuts off before their result
     log_id: str | None = None  # the Tenhou log id, from the document or the file name
     played_at: datetime | None = None  # when the game began, from the log id (UTC)
+    digest: str = ""  # play_digest of the engine's events (see there)
+    origin_game: int | None = None  # the game our own export names (jantaku.game)
 
-    @property
-    def digest(self) -> str:
-        """SHA-256 of the play (events between game_start and game_end).
 
-        The same game imported twice, even once as mjlog and once as
-        tenhou.net/6, has the same digest.
-        """
-        play = [e for e in self.events if e["type"] not in ("game_start", "game_end")]
-        text = json.dumps(play, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+# What identifies a game's play: the deal and every tile drawn, discarded, called or
+# set aside, by seat (results follow from them under the rules). Other fields of
+# the events (scores, the wire shape of results, helper events that came and
+# went between versions) do not enter the digest, so it stays the same across
+# versions of the engine and of the event format.
+_PLAY_FIELDS: dict[str, tuple[str, ...]] = {
+    "round_start": ("round_wind", "kyoku", "honba", "dealer", "dora_indicators"),
+    "haipai": ("seat", "tiles"),
+    "draw": ("seat", "tile", "rinshan"),
+    "discard": ("seat", "tile"),
+    "call": ("seat", "meld", "tiles", "from_seat"),
+    "kan": ("seat", "meld", "tiles"),
+    "nuki": ("seat",),
+}
+
+
+def play_digest(events: Sequence[EventJson]) -> str:
+    """SHA-256 of the play: the same game imported twice, even once as mjlog and once
+    as tenhou.net/6, has the same digest (``_PLAY_FIELDS`` say of what)."""
+    play = [
+        [e["type"], *(e["data"].get(f) for f in _PLAY_FIELDS[e["type"]])]
+        for e in events
+        if e["type"] in _PLAY_FIELDS
+    ]
+    text = json.dumps(play, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _tsumogiri_from_log(events: list[EventJson], steps: Sequence[Step]) -> None:
+    """Copy the log's tsumogiri flag into the round's discard events.
+
+    The engine discards the drawn tile whenever the hand holds an identical one
+    (the rules cannot tell them apart); the log knows which physical tile left
+    the hand, and the replay and the exports show what the log says.
+    """
+    logged = [st for st in steps if st.type is StepType.DISCARD]
+    played = [e["data"] for e in events if e["type"] == "discard"]
+    for data, st in zip(played, logged, strict=False):
+        if st.tsumogiri is False and data["tsumogiri"]:
+            data["tsumogiri"] = False
 
 
 def _json(
@@ -123,6 +156,7 @@ def import_game(game: LoggedGame, fmt: str) -> ImportedGame:
     results: list[engine.RoundResult] = []
     problems: list[str] = []
     incomplete = 0
+    spans: list[tuple[int, int, LoggedRound]] = []  # each round's events in ``events``
     final: tuple[Standing, ...] | None = None
     for i, r in enumerate(game.rounds):
         nxt: LoggedRound | None = game.rounds[i + 1] if i + 1 < len(game.rounds) else None
@@ -136,8 +170,10 @@ def import_game(game: LoggedGame, fmt: str) -> ImportedGame:
             if nxt is not None:
                 problems.append(f"round {report.label}: no result, but the log goes on")
             incomplete += 1
+            spans.append((len(events), len(events) + len(rep.events), r))
             events.extend(rep.events)
             continue
+        spans.append((len(events), len(events) + len(rep.events), r))
         events.extend(rep.events)
         results.append(rep.st.round_results[0])
         if nxt is None and rep.st.phase == "game_end" and rep.st.final:
@@ -152,17 +188,23 @@ def import_game(game: LoggedGame, fmt: str) -> ImportedGame:
         scores = tuple(f.points for f in sorted(final, key=lambda f: f.seat))
         events.append(GameEnd(final, scores, 0, b""))
     found = tenhou_log_id(game.ref, game.source)
+    stream = _json(events)
+    digest = play_digest(stream)
+    for first, last, logged in spans:
+        _tsumogiri_from_log(stream[first:last], logged.steps)
     return ImportedGame(
         source=game.source,
         format=fmt,
         players=game.players,
         rules=rules,
-        events=_json(events),
+        events=stream,
         results=results,
         final=[standing_json(f) for f in final] if final is not None else None,
         incomplete_rounds=incomplete,
         log_id=found[0] if found else None,
         played_at=found[1] if found else None,
+        digest=digest,
+        origin_game=game.origin_game,
     )
 
 

@@ -12,6 +12,19 @@ first dealer (``oya`` of the first ``start_kyoku`` is 0). ``hora`` and
 included), and for a draw the payments without the riichi sticks put down
 this round (``reach_accepted`` already took those). Rounds the stream cuts
 off before their result are left out.
+
+Events come in the order Mortal's arena and mjai-reviewer's converter
+(convlog) write them, which Mortal's ``PlayerState`` follows:
+
+* the kan dora of a daiminkan or kakan between the kanner's rinshan draw and
+  their discard (the engine turns it with the discard, as Tenhou does); one
+  still pending when the kanner calls another kan comes before an ankan, and
+  after a kakan (once it stands), before the rinshan draw;
+* ``reach_accepted`` after the discard passes, before a call or the next draw;
+* ``ura_markers`` only for a winner whose riichi stands (empty otherwise, also
+  for the other winner of a double ron);
+* ``kyoku_first`` 0 for a hanchan and 4 for a tonpuu (mjai's convention: the
+  round the game would start in to last as long).
 """
 
 from __future__ import annotations
@@ -56,6 +69,7 @@ class _Writer:
         self.haipai: list[list[str]] = [[], [], [], []]
         self.start: dict[str, Any] | None = None
         self.paid = [0, 0, 0, 0]
+        self.riichi: set[int] = set()  # seats (ours) whose riichi stands this round
         self.scores_end: list[int] | None = None
 
     def s(self, seat: int) -> int:
@@ -68,17 +82,22 @@ class _Writer:
         k = self.kyoku
         if typ == "game_start":
             self.fd = int(ev.get("first_dealer", 0))
-            self.out.append(
-                {"type": "start_game", "names": self.rot(self.players), "kyoku_first": 0}
-            )
             rules = ev.get("rules") or {}
-            self.out[-1]["aka_flag"] = bool(rules.get("red_fives", 3))
+            self.out.append(
+                {
+                    "type": "start_game",
+                    "names": self.rot(self.players),
+                    "kyoku_first": 4 if rules.get("length") == "tonpuu" else 0,
+                    "aka_flag": bool(rules.get("red_fives", 3)),
+                }
+            )
         elif typ == "round_start":
             if not self.out:
                 raise RecordError("the event stream does not start with game_start")
             self.kyoku = []
             self.haipai = [[], [], [], []]
             self.paid = [0, 0, 0, 0]
+            self.riichi = set()
             self.start = {
                 "type": "start_kyoku",
                 "bakaze": ev["round_wind"],
@@ -130,9 +149,10 @@ class _Writer:
                     }
                 )
         elif typ == "new_dora":
-            k.append({"type": "dora", "dora_marker": mjai_tile(ev["indicator"])})
+            self.dora(k, {"type": "dora", "dora_marker": mjai_tile(ev["indicator"])})
         elif typ == "riichi_accepted":
             self.paid[ev["seat"]] += 1000
+            self.riichi.add(ev["seat"])
             k.append({"type": "reach_accepted", "actor": self.s(ev["seat"])})
         elif typ == "agari":
             ura = [mjai_tile(x) for x in ev.get("ura_indicators") or []]
@@ -144,7 +164,7 @@ class _Writer:
                         "actor": self.s(w["seat"]),
                         "target": self.s(frm),
                         "deltas": self.rot(w["deltas"]),
-                        "ura_markers": ura,
+                        "ura_markers": ura if w["seat"] in self.riichi else [],
                     }
                 )
             self.end_kyoku()
@@ -154,6 +174,22 @@ class _Writer:
             self.end_kyoku()
         elif typ == "game_end":
             self.scores_end = self.rot(ev["scores"])
+
+    @staticmethod
+    def dora(k: list[dict[str, Any]], dora: dict[str, Any]) -> None:
+        """Place a kan dora where mjai readers expect it (see the module docstring).
+
+        The engine turns a minkan's dora right after the kanner's discard: it
+        goes before that discard. After an ankan the engine turns a pending
+        minkan dora, then the ankan's own: the pending one goes before the ankan.
+        """
+        if k and k[-1]["type"] == "dahai":
+            k.insert(len(k) - 1, dora)
+        elif len(k) >= 2 and k[-1]["type"] == "dora" and k[-2]["type"] == "ankan":
+            k[-2], k[-1] = k[-1], k[-2]
+            k.append(dora)
+        else:
+            k.append(dora)
 
     def end_kyoku(self) -> None:
         if self.start is None:

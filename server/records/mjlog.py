@@ -90,6 +90,7 @@ class _Parser:
         self.final: tuple[int, int, int, int] | None = None
         self.pending_riichi: set[int] = set()
         self.rinshan_next: int | None = None
+        self.drawn: list[int | None] = [None] * 4  # each seat's last drawn tile id
         self.seen_un = False
 
     # -- helpers ---------------------------------------------------------
@@ -214,6 +215,7 @@ class _Parser:
         self.rounds.append(self.cur)
         self.pending_riichi = set()
         self.rinshan_next = None
+        self.drawn = [None] * 4
 
     def tile_step(self, el: ET.Element, tag: str, tid: int) -> None:
         r = self.round(el)
@@ -223,11 +225,15 @@ class _Parser:
             rinshan = self.rinshan_next == seat
             self.rinshan_next = None
             r.steps.append(Step(StepType.DRAW, seat, t, rinshan=rinshan))
+            self.drawn[seat] = tid
         else:
             seat = _DISCARD_TAGS.index(tag)
             riichi = seat in self.pending_riichi
             self.pending_riichi.discard(seat)
-            r.steps.append(Step(StepType.DISCARD, seat, t, riichi=riichi))
+            # mjlog names the physical tile: the drawn one left the hand or another
+            tsumogiri = self.drawn[seat] == tid
+            self.drawn[seat] = None
+            r.steps.append(Step(StepType.DISCARD, seat, t, riichi=riichi, tsumogiri=tsumogiri))
 
     def reach(self, el: ET.Element) -> None:
         self.round(el)

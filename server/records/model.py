@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 from server.engine.tiles import Tile, tiles_str
 
@@ -40,6 +41,9 @@ class Step:
     from_seat: int | None = None
     riichi: bool = False
     rinshan: bool = False
+    # For a discard: whether the log says the drawn tile itself left the hand (None:
+    # the log does not tell). Not compared: the engine decides that for identical tiles.
+    tsumogiri: bool | None = field(default=None, compare=False)
 
     def __repr__(self) -> str:
         parts = [self.type.value, str(self.seat)]
@@ -137,3 +141,6 @@ class LoggedGame:
     final_scores: tuple[int, int, int, int] | None = None  # before uma, in points
     kuitan: bool = True
     ref: str | None = None  # the document's own reference (tenhou.net/6 "ref"), if any
+    # Our own export's "jantaku" field: the rules the game was played under and its id.
+    rules: dict[str, Any] | None = None
+    origin_game: int | None = None

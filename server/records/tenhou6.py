@@ -149,6 +149,7 @@ def _game(doc: Any, source: str) -> LoggedGame:
         except (TypeError, ValueError):
             raise _fail(source, "field 'sc' must hold numbers") from None
         final = (final_pts[0], final_pts[1], final_pts[2], final_pts[3])
+    rules, origin = _ours(doc.get("jantaku"), source)
     return LoggedGame(
         source=source,
         players=(names[0], names[1], names[2], names[3]),
@@ -157,7 +158,24 @@ def _game(doc: Any, source: str) -> LoggedGame:
         rounds=rounds,
         final_scores=final,
         ref=str(doc["ref"])[:200] if isinstance(doc.get("ref"), str) else None,
+        rules=rules,
+        origin_game=origin,
     )
+
+
+def _ours(block: Any, source: str) -> tuple[dict[str, Any] | None, int | None]:
+    """Our export's ``jantaku`` field: ``{"rules": {...}, "game": id}`` (both optional)."""
+    if block is None:
+        return None, None
+    if not isinstance(block, dict):
+        raise _fail(source, "field 'jantaku' must be an object")
+    rules = block.get("rules")
+    if rules is not None and not isinstance(rules, dict):
+        raise _fail(source, "field 'jantaku.rules' must be an object")
+    game = block.get("game")
+    if game is not None and (type(game) is not int or game < 1):
+        raise _fail(source, "field 'jantaku.game' must be a game id")
+    return rules, game
 
 
 def _four_plain_fives(log: list[Any]) -> bool:
@@ -310,14 +328,15 @@ class _Walk:
             riichi = False
             if isinstance(y, str) and y.startswith("r") and y[1:].isdigit():
                 riichi, y = True, int(y[1:])
-            if y == TSUMOGIRI:
+            tsumogiri = y == TSUMOGIRI
+            if tsumogiri:
                 if last_draw is None:
                     return None  # tsumogiri right after a call: impossible
                 y = last_draw
             if type(y) is not int or y == 0:
                 return None
             tile = tile_of_code(y, f"{where} seat {seat} discard")
-            steps.append(Step(StepType.DISCARD, seat, tile, riichi=riichi))
+            steps.append(Step(StepType.DISCARD, seat, tile, riichi=riichi, tsumogiri=tsumogiri))
             # Who acts next: a caller of this very tile, else the next seat draws.
             for q, call in self.callers(ti, seat, y):
                 ti2, di2 = list(ti), list(di)

@@ -31,7 +31,7 @@ from server.engine.riichi import (
     next_round,
     waiting_on,
 )
-from server.engine.riichi.rules import RuleSet, preset
+from server.engine.riichi.rules import RulesError, RuleSet, preset
 from server.engine.riichi.scoring import WinResult
 from server.engine.riichi.wall import Wall
 from server.engine.tiles import kind, sort_key, tile_str, tiles_str
@@ -83,7 +83,16 @@ class _Mismatch(Exception):
 
 
 def rules_for(game: LoggedGame) -> RuleSet:
-    """The ``tenhou`` preset with the log's length, red fives and kuitan."""
+    """The rules a log was played under.
+
+    Our own export names them (``jantaku.rules``: uma, oka, double yakuman ...);
+    any other log gets the ``tenhou`` preset with its length, red fives and kuitan.
+    """
+    if game.rules is not None:
+        try:
+            return RuleSet.from_dict(game.rules)
+        except (RulesError, TypeError, ValueError) as exc:
+            raise RecordError(f"{game.source}: field 'jantaku.rules': {exc}") from None
     return preset("tenhou").with_overrides(
         length=game.length, red_fives=game.red_fives, kuitan=game.kuitan
     )

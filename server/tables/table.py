@@ -14,7 +14,7 @@ import logging
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import orjson
@@ -61,6 +61,10 @@ class TableConfig:
     bot_delay: float = 0.5
     takeover_bot: str = "defensive"
     replay_buffer: int = 500
+    # Told of every action applied: its source ("player", "bot", "timeout") and, for a
+    # player's, the seconds from the gateway receiving it to the step's frames being
+    # queued (the app's metrics, server/api/metrics.py).
+    on_action: Callable[[str, float | None], None] | None = None
 
 
 # Inbox messages -------------------------------------------------------------
@@ -83,6 +87,7 @@ class ClientAction:
     action: dict[str, Any]
     version: int | None = None
     ref: Any = None
+    received: float = field(default_factory=time.perf_counter)
 
 
 @dataclass(slots=True)
@@ -430,11 +435,11 @@ class Table:
             conn.send(error_frame("bad_message", str(exc), msg.ref))
             return
         try:
-            self._apply(action, "player")
+            self._apply(action, "player", msg.received)
         except IllegalAction as exc:
             conn.send(error_frame("illegal_action", str(exc), msg.ref))
 
-    def _apply(self, action: Action, source: str) -> None:
+    def _apply(self, action: Action, source: str, received: float | None = None) -> None:
         events = self.variant.apply(self.state, action)  # raises before changing anything
         self.actions_applied += 1
         self._end_decision(action.seat, charge=source == "player")
@@ -446,6 +451,10 @@ class Table:
             seats=[action.seat],
         )
         self._step(events, [row])
+        if self.config.on_action is not None:
+            self.config.on_action(
+                source, None if received is None else time.perf_counter() - received
+            )
 
     def _on_timeout(self, msg: _Timeout) -> None:
         d = self.decisions.get(msg.seat)

@@ -54,3 +54,58 @@ def test_models_match_migrations(sqlite_url: str) -> None:
     finally:
         engine.dispose()
     assert diff == []
+
+
+@pytest.mark.parametrize("db", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def test_0002_takes_import_digests_again_over_the_play(
+    db: str, request: pytest.FixtureRequest
+) -> None:
+    """An import stored with the old digest, over events of the old format (a public
+    tsumo_turn beside each draw), is recognised again after the upgrade."""
+    from pathlib import Path
+
+    from sqlalchemy import update
+    from sqlalchemy.orm import Session
+
+    from server.db.imported import IMPORT_KIND, find_import, store_imported
+    from server.db.models import GameEvent
+    from server.records.importer import import_log
+
+    url: str = request.getfixturevalue("sqlite_url" if db == "sqlite" else "pg_url")
+    log = Path(__file__).parents[1] / "fixtures" / "mjai-reviewer" / "double_ron.json"
+    game = import_log(log.read_bytes(), log.name)
+    migrate.upgrade(url, "0001")
+    engine = create_engine(migrate.normalize_db_url(url))
+    try:
+        with Session(engine) as s:
+            gid = store_imported(s, game, None)
+            # as version 0001 stored it: a tsumo_turn after every draw, the old digest
+            rows = s.query(GameEvent).filter_by(game_id=gid, kind="event").all()
+            shift = 0
+            for row in sorted(rows, key=lambda r: r.version):
+                row.version += shift
+                if row.type == "draw":
+                    shift += 1
+                    public = {k: row.data[k] for k in ("seat", "rinshan", "wall_left")}
+                    s.add(
+                        GameEvent(
+                            game_id=gid,
+                            version=row.version + 1,
+                            kind="event",
+                            type="tsumo_turn",
+                            data={"type": "tsumo_turn", **public},
+                            seats=None,
+                        )
+                    )
+            s.execute(
+                update(GameEvent)
+                .where(GameEvent.game_id == gid, GameEvent.kind == IMPORT_KIND)
+                .values(data={"format": "tenhou6", "digest": "taken over every field"})
+            )
+            s.commit()
+            assert find_import(s, game.digest) is None
+        migrate.upgrade(url)
+        with Session(engine) as s:
+            assert find_import(s, game.digest) == gid
+    finally:
+        engine.dispose()

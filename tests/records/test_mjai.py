@@ -69,8 +69,11 @@ class MjaiReplay:
             elif t == "dahai":
                 if e["pai"] not in hands[a]:
                     self.fail(i, f"discards {e['pai']} not in hand {sorted(hands[a])}")
+                j = i - 1
+                while lines[j]["type"] == "dora":  # a minkan's dora: after the rinshan draw
+                    j -= 1
                 if e["tsumogiri"] and not (
-                    last and last["type"] in ("tsumo", "reach") and last.get("actor") == a
+                    lines[j]["type"] in ("tsumo", "reach") and lines[j].get("actor") == a
                 ):
                     self.fail(i, "tsumogiri without a draw just before")
                 hands[a].remove(e["pai"])
@@ -82,9 +85,9 @@ class MjaiReplay:
                 self.scores[a] -= 1000
                 self.kyotaku += 1
             elif t in ("chi", "pon", "daiminkan"):
-                # Only the riichi stick and a kan dora may come between a discard and its call.
+                # Only the riichi stick may come between a discard and its call.
                 j = i - 1
-                while lines[j]["type"] in ("reach_accepted", "dora"):
+                while lines[j]["type"] == "reach_accepted":
                     j -= 1
                 if not (lines[j]["type"] == "dahai" and lines[j]["actor"] == e["target"]):
                     self.fail(i, "call not right after the target's discard")
@@ -175,7 +178,7 @@ def test_every_fixture_log_exports_to_consistent_mjai(path: Path) -> None:
     )
 
 
-def test_double_ron_gives_two_horas_with_tenhou_deltas() -> None:
+def test_double_ron_gives_two_horas_with_tenhou_deltas_and_ura_only_for_riichi() -> None:
     game = imported(FIXTURES / "mjai-reviewer" / "double_ron.json")
     lines = export_mjai(game.events, game.players)
     horas = [e for e in lines if e["type"] == "hora"]
@@ -192,7 +195,7 @@ def test_double_ron_gives_two_horas_with_tenhou_deltas() -> None:
             "actor": 2,
             "target": 3,
             "deltas": [0, 0, 2000, -2000],
-            "ura_markers": ["S"],
+            "ura_markers": [],  # this winner had no riichi: no ura (as Mortal's arena writes)
         },
     ]
     start = next(e for e in lines if e["type"] == "start_kyoku")
@@ -257,3 +260,44 @@ def test_broken_stream_is_refused() -> None:
     start = {"type": "game_start", "data": {"first_dealer": 0, "rules": {}}}
     with pytest.raises(RecordError, match="no finished round"):
         export_mjai([start], ["a", "b", "c", "d"])
+
+
+def _around(lines: list[dict[str, Any]], i: int) -> list[str]:
+    return [e["type"] for e in lines[i - 1 : i + 3]]
+
+
+def test_minkan_dora_comes_between_the_rinshan_draw_and_the_discard() -> None:
+    """Mortal's arena and mjai-reviewer's convlog: daiminkan/kakan, tsumo, dora, dahai.
+
+    The engine turns the dora with the kanner's discard; written after that
+    discard, a call on it would be refused by Mortal's PlayerState. A pending
+    minkan dora turned at a later kan comes before an ankan (whose own dora
+    follows it) or, after a kakan that stands, before the rinshan draw.
+    """
+    before_discard = 0
+    for param in ALL_LOGS:
+        game = imported(param.values[0])  # type: ignore[attr-defined]
+        lines = export_mjai(game.events, game.players)
+        for i, e in enumerate(lines):
+            if e["type"] != "dora":
+                continue
+            prev, nxt = lines[i - 1], lines[i + 1]
+            assert prev["type"] in ("tsumo", "kakan", "ankan", "dora"), _around(lines, i)
+            if prev["type"] == "tsumo" and nxt["type"] == "dahai":
+                assert nxt["actor"] == prev["actor"]
+                before_discard += 1
+            elif prev["type"] == "kakan":
+                assert nxt["type"] == "tsumo" and nxt["actor"] == prev["actor"]
+            elif prev["type"] == "ankan":
+                assert nxt["type"] in ("tsumo", "hora"), _around(lines, i)
+            else:
+                assert nxt["type"] in ("ankan", "dora"), _around(lines, i)
+    assert before_discard >= 10
+
+
+def test_kyoku_first_is_4_for_tonpuu() -> None:
+    tonpuu = imported(FIXTURES / "mjai-reviewer" / "chankan.json")  # 上東喰赤速
+    assert tonpuu.rules.length == "tonpuu"
+    assert export_mjai(tonpuu.events, tonpuu.players)[0]["kyoku_first"] == 4
+    hanchan = imported(FIXTURES / "mjai-reviewer" / "ranked_game.json")
+    assert export_mjai(hanchan.events, hanchan.players)[0]["kyoku_first"] == 0

@@ -49,6 +49,7 @@ def test_import_shows_in_history_and_exports_back(db_url: str, make_server: Any)
     assert len(detail["hands"][0]["result"]["winners"]) == 2
     meta = [e for e in detail["events"] if e["kind"] == "import"]
     assert meta[0]["data"]["format"] == "tenhou6"
+    assert meta[0]["data"]["log_id"] is None
     assert meta[0]["data"]["uploaded_by"] == guest["player"]["id"]
     imports = client.get("/api/history/imports", params={"ids": f"{gid},999"}).json()
     assert list(imports["imports"]) == [str(gid)]
@@ -123,6 +124,13 @@ def test_import_is_dated_by_its_tenhou_log_id(db_url: str, make_server: Any) -> 
     meta = next(e["data"] for e in detail["events"] if e["kind"] == "import")
     assert meta["log_id"] == "2010081709gm-00a9-0000-fe3371ad"
     assert time.time() - _ts(meta["imported_at"]) < 60
+    # The export keeps Tenhou's log id as its ref; importing it again is the same game.
+    t6 = client.get(f"/api/games/{gid}/export", params={"format": "tenhou6"})
+    assert t6.json()["ref"] == "2010081709gm-00a9-0000-fe3371ad"
+    assert t6.json()["title"] == ["Jantaku", f"game {gid} 2010-08-17"]
+    again = upload(client, t6.content, "export.json")
+    assert again.status_code == 409
+    assert again.json()["detail"]["message"] == f"this game was already imported as game {gid}"
 
 
 def test_import_errors(db_url: str, make_server: Any) -> None:
@@ -202,6 +210,30 @@ async def test_server_game_exports_and_verifies(
     first_dealer = detail["first_dealer"]
     names = {s["seat"]: s["name"] for s in detail["seats"]}
     assert doc["name"] == [names[(p + first_dealer) % 4] for p in range(4)]
+    # One title for the CLI and HTTP; integer sc (Tenhou's); the rules and the game id.
+    assert doc["title"] == ["Jantaku", f"game {game_id} {detail['started_at'][:10]}"]
+    assert all(type(x) is int for x in doc["sc"]) and sum(doc["sc"][1::2]) == 0
+    # the game's rules, without what is the table's (the thinking time) or the variant
+    table_keys = ("variant", "think_seconds", "bank_seconds")
+    rules = {k: v for k, v in detail["rules"].items() if k not in table_keys}
+    assert doc["jantaku"] == {"rules": rules, "game": game_id}
+    assert "ref" not in doc  # only imported Tenhou games have one
+    # Importing our own export: the original game, not a new one.
+    again = upload(host, t6.content, "server-game.json")
+    assert again.status_code == 409, again.text
+    assert again.json()["detail"] == {
+        "code": "duplicate",
+        "message": f"this is an export of game {game_id}, which is here already",
+    }
+    # The same file with another game's id is no duplicate of it: imported as new.
+    other = dict(doc, jantaku={"rules": doc["jantaku"]["rules"], "game": 999})
+    fresh = upload(host, json.dumps(other, ensure_ascii=False).encode(), "other.json")
+    assert fresh.status_code == 200, fresh.text
+    stored = host.get(f"/api/games/{fresh.json()['id']}").json()
+    assert stored["rules"] == rules  # uma and oka kept
+    assert sorted(s["score"] for s in stored["seats"]) == sorted(
+        s["score"] for s in detail["seats"]
+    )
     path = tmp_path / "server-game.json"
     path.write_bytes(t6.content)
     assert main(["log", "verify", str(path)]) == 0

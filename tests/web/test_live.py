@@ -287,7 +287,7 @@ def test_two_people_join_by_link_see_discards_never_hands(
         srcs = concealed.evaluate_all("(imgs) => imgs.map((i) => i.getAttribute('src'))")
         other_view = next(p for p in view["players"] if p["seat"] == other)
         assert len(srcs) == other_view["hand_count"]
-        assert all(s == "/tiles/back.svg" for s in srcs)
+        assert all(s == "tiles/back.svg" for s in srcs)  # relative: works under a sub-path
     _assert_private(host.frames, seat_a)
     _assert_private(frames_b, seat_b)
     # The guest's river as the host sees it equals the guest's own.
@@ -304,7 +304,7 @@ def test_two_people_join_by_link_see_discards_never_hands(
     backs = watcher.page.locator(".opp-concealed img").evaluate_all(
         "(imgs) => imgs.map((i) => i.getAttribute('src'))"
     )
-    assert len(backs) >= 4 * 10 and set(backs) == {"/tiles/back.svg"}
+    assert len(backs) >= 4 * 10 and set(backs) == {"tiles/back.svg"}
     for f in watcher.frames:
         if f.get("type") == "view":
             assert all(p["hand"] is None for p in f["view"]["players"])

@@ -1,4 +1,6 @@
 // HTTP and WebSocket access to the server (docs/protocol.md). Identity is the HttpOnly cookie.
+// Every path is relative ("api/...", "ws/..."): resolved against the page, so the client
+// works under a sub-path (JANTAKU_ROOT_PATH, docs/operations.md) as well as at "/".
 
 export class ApiError extends Error {
   constructor(status, code, message) {
@@ -31,26 +33,35 @@ export async function http(method, path, body) {
 }
 
 export const api = {
-  me: () => http("GET", "/api/me"),
-  guest: (name) => http("POST", "/api/guest", { name }),
-  rename: (name) => http("PATCH", "/api/me", { name }),
-  createLobby: (rules, seatMode) => http("POST", "/api/lobbies", { rules, seat_mode: seatMode }),
-  lobby: (code) => http("GET", `/api/lobbies/${encodeURIComponent(code)}`),
-  join: (code, slot) => http("POST", `/api/lobbies/${encodeURIComponent(code)}/join`, slot == null ? {} : { slot }),
-  leave: (code) => http("POST", `/api/lobbies/${encodeURIComponent(code)}/leave`),
-  seat: (code, slot) => http("POST", `/api/lobbies/${encodeURIComponent(code)}/seat`, { slot }),
+  me: () => http("GET", "api/me"),
+  guest: (name) => http("POST", "api/guest", { name }),
+  rename: (name) => http("PATCH", "api/me", { name }),
+  createLobby: (rules, seatMode) => http("POST", "api/lobbies", { rules, seat_mode: seatMode }),
+  lobby: (code) => http("GET", `api/lobbies/${encodeURIComponent(code)}`),
+  join: (code, slot) => http("POST", `api/lobbies/${encodeURIComponent(code)}/join`, slot == null ? {} : { slot }),
+  leave: (code) => http("POST", `api/lobbies/${encodeURIComponent(code)}/leave`),
+  seat: (code, slot) => http("POST", `api/lobbies/${encodeURIComponent(code)}/seat`, { slot }),
   addBot: (code, level, slot) =>
-    http("POST", `/api/lobbies/${encodeURIComponent(code)}/bots`, slot == null ? { level } : { level, slot }),
-  removeBot: (code, slot) => http("DELETE", `/api/lobbies/${encodeURIComponent(code)}/bots/${slot}`),
-  ready: (code, ready) => http("POST", `/api/lobbies/${encodeURIComponent(code)}/ready`, { ready }),
-  start: (code) => http("POST", `/api/lobbies/${encodeURIComponent(code)}/start`),
-  games: (playerId) => http("GET", `/api/games?player=${playerId}&limit=20`),
-  game: (id) => http("GET", `/api/games/${id}`),
+    http("POST", `api/lobbies/${encodeURIComponent(code)}/bots`, slot == null ? { level } : { level, slot }),
+  removeBot: (code, slot) => http("DELETE", `api/lobbies/${encodeURIComponent(code)}/bots/${slot}`),
+  ready: (code, ready) => http("POST", `api/lobbies/${encodeURIComponent(code)}/ready`, { ready }),
+  start: (code) => http("POST", `api/lobbies/${encodeURIComponent(code)}/start`),
+  games: (playerId) => http("GET", `api/games?player=${playerId}&limit=20`),
+  game: (id) => http("GET", `api/games/${id}`),
 };
 
 function wsUrl(path) {
-  const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  return `${proto}//${location.host}${path}`;
+  const url = new URL(path, document.baseURI);
+  url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+  url.hash = "";
+  return url.href;
+}
+
+/** The app's own address (the page without its #route), e.g. https://host/mahjong/ */
+export function appUrl(route = "") {
+  const url = new URL(document.baseURI);
+  url.hash = route;
+  return url.href;
 }
 
 // Close codes after which reconnecting cannot help (protocol.md).

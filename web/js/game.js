@@ -45,7 +45,7 @@ export class GameScreen {
         () => {},
       );
     }
-    const connect = opts.connect || ((handlers) => new LiveSocket(`/ws/table/${encodeURIComponent(gameId)}`, handlers));
+    const connect = opts.connect || ((handlers) => new LiveSocket(`ws/table/${encodeURIComponent(gameId)}`, handlers));
     this.sock = connect({
       hello: () => ({ type: "hello", last_version: this.version, spectate: false }),
       onMessage: (m) => this.message(m),

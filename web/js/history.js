@@ -181,7 +181,7 @@ function importCard(app) {
     }
     button.disabled = true;
     try {
-      const res = await fetch(`/api/games/import?filename=${encodeURIComponent(file.name)}`, {
+      const res = await fetch(`api/games/import?filename=${encodeURIComponent(file.name)}`, {
         method: "POST",
         credentials: "same-origin",
         headers: { "Content-Type": "application/octet-stream" },
@@ -260,11 +260,11 @@ export async function renderHistory(root, app, parts = []) {
     more.style.display = "none";
     try {
       let res;
-      if (mode === "lobby") res = await http("GET", `/api/lobbies/${encodeURIComponent(parts[1])}/games?limit=20&offset=${offset}`);
-      else if (mode === "mine") res = await http("GET", `/api/games?player=${app.me.id}&limit=20&offset=${offset}`);
-      else res = await http("GET", `/api/games?limit=20&offset=${offset}`);
+      if (mode === "lobby") res = await http("GET", `api/lobbies/${encodeURIComponent(parts[1])}/games?limit=20&offset=${offset}`);
+      else if (mode === "mine") res = await http("GET", `api/games?player=${app.me.id}&limit=20&offset=${offset}`);
+      else res = await http("GET", `api/games?limit=20&offset=${offset}`);
       const ids = res.games.map((g) => g.id);
-      const imports = ids.length ? (await http("GET", `/api/history/imports?ids=${ids.join(",")}`)).imports : {};
+      const imports = ids.length ? (await http("GET", `api/history/imports?ids=${ids.join(",")}`)).imports : {};
       if (!res.games.length && offset === 0) list.append(el("li", "hint", s("none")));
       for (const g of res.games) list.append(gameItem(g, imports, app.me));
       offset += res.games.length;

@@ -16,7 +16,7 @@ function initialLang() {
 }
 
 async function load(code) {
-  const res = await fetch(`/i18n/${code}.json`);
+  const res = await fetch(`i18n/${code}.json`);
   if (!res.ok) throw new Error(`cannot load language ${code}`);
   return res.json();
 }

@@ -1,5 +1,5 @@
 // Lobby: seats, ready flags, bots, rules summary, invite link; live over /ws/lobby/{code}.
-import { api, LiveSocket } from "./api.js";
+import { api, appUrl, LiveSocket } from "./api.js";
 import { t } from "./i18n.js";
 
 function el(tag, cls, text) {
@@ -50,7 +50,7 @@ export class LobbyScreen {
       (l) => this.update(l),
       (e) => this.fail(e),
     );
-    this.sock = new LiveSocket(`/ws/lobby/${encodeURIComponent(code)}`, {
+    this.sock = new LiveSocket(`ws/lobby/${encodeURIComponent(code)}`, {
       hello: () => ({ type: "hello" }),
       onMessage: (m) => {
         if (m.type === "lobby") this.update(m.lobby);
@@ -108,7 +108,7 @@ export class LobbyScreen {
     const code = el("code", "lobby-code", l.code);
     code.dataset.testid = "lobby-code";
     head.querySelector("h2").append(code);
-    const link = `${location.origin}${l.invite_path || `/#/join/${l.code}`}`;
+    const link = appUrl(`#/join/${l.code}`);
     const linkInput = el("input", "invite-link");
     linkInput.readOnly = true;
     linkInput.value = link;

@@ -265,7 +265,7 @@ export class ReplayScreen {
     head.append(pick);
     for (const fmt of ["tenhou6", "mjai"]) {
       const a = el("a", "button", s(`export_${fmt}`));
-      a.href = `/api/games/${game.id}/export?format=${fmt}`;
+      a.href = `api/games/${game.id}/export?format=${fmt}`;
       a.setAttribute("download", "");
       a.dataset.testid = `export-${fmt}`;
       head.append(a);

@@ -45,7 +45,7 @@ export function tileEl(tile, opts = {}) {
   for (const c of opts.classes || []) wrap.classList.add(c);
   const img = document.createElement("img");
   const name = opts.back || !tile ? "back" : tile;
-  img.src = `/tiles/${name}.svg`;
+  img.src = `tiles/${name}.svg`;
   img.alt = opts.back || !tile ? "" : tile;
   img.draggable = false;
   wrap.dataset.tile = opts.back ? "" : tile || "";
