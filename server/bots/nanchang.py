@@ -6,7 +6,8 @@ the hand is scattered, seven pairs when it is pairy), weighted by what each
 pays. It never discards a joker while another tile will do, wins whenever it
 can (it does not wait for a bigger hand), always calls a discarded joker with
 pon or kan (the joker bonus, and 冲关 paid by the discarder), and otherwise
-calls only when the call brings the hand closer to winning.
+calls only when the call brings the hand closer to winning and leaves it at
+most two steps away; it kans when the kan does not set the hand back.
 """
 
 from __future__ import annotations
@@ -77,6 +78,7 @@ def _remove(hand: Sequence[Kind], *tiles: Kind) -> list[Kind]:
     return out
 
 
+CALL_WITHIN = 2  # calls for speed only from this shanten (after the call) down
 MAX_MEASURED = 5  # tied discards whose useful draws are counted
 
 
@@ -248,11 +250,15 @@ class NanchangBot:
                 )
             joker = jk.is_joker(called)
             if joker and a.type is not ActionType.CHI:
+                # three or four of a joker: 冲关 is near, and the discarder would pay for all
+                ok = True
+            elif joker:
                 ok = after <= now + 1  # the joker bonus is worth a step back
-            elif a.type is ActionType.DAIMINKAN or joker:
+            elif a.type is ActionType.DAIMINKAN:
                 ok = after <= now
             else:
-                ok = after < now
+                # a chi or pon that brings a hand near waiting; far off, keep it closed
+                ok = after < now and after <= CALL_WITHIN
             if ok:
                 rank = 0 if a.type is ActionType.DAIMINKAN else 1
                 key = (after, rank, a)

@@ -9,7 +9,6 @@ sampled illegal actions refused with the state unchanged.
 
 from __future__ import annotations
 
-import copy
 import random
 from collections import Counter
 from collections.abc import Sequence
@@ -79,7 +78,7 @@ class Stats:
 
 def shadow(g: NanchangGame, seat: int | None, rng: random.Random) -> NanchangGame:
     """A copy of ``g`` with every tile ``seat`` may not see shuffled among their places."""
-    s = copy.deepcopy(g)
+    s = g.clone()
     places: list[tuple[str, int, int]] = []
     for other in range(4):
         if other != seat:
@@ -168,7 +167,7 @@ def play_game(
             after(next_round(g))
             continue
         if checks.illegal_rate and rng.random() < checks.illegal_rate:
-            before = copy.deepcopy(g)
+            before = g.clone()
             for bad in _illegal_tries(g, rng):
                 try:
                     apply(g, bad)

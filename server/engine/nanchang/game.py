@@ -185,6 +185,7 @@ def apply(g: NanchangGame, action: Action) -> list[Event]:
     reason = why_illegal(g, action)
     if reason is not None:
         raise IllegalAction(reason)
+    g.legal_cache.clear()
     g.log.append(action)
     t = action.type
     if g.step in ("calls", "rob"):
@@ -490,6 +491,7 @@ def next_round(g: NanchangGame) -> list[Event]:
             "next_round: the round is not over" if g.phase == "play" else "the game is over"
         )
     g.log.append(None)
+    g.legal_cache.clear()
     last = g.round_results[-1]
     if last.dealer_keeps:
         g.repeat += 1

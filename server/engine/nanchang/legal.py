@@ -122,7 +122,12 @@ def legal_actions(g: NanchangGame, seat: int) -> list[Action]:
     if g.phase != "play":
         return []
     if g.step in ("act", "discard"):
-        return turn_actions(g) if seat == g.turn else []
+        if seat != g.turn:
+            return []
+        cached = g.legal_cache.get(seat)
+        if cached is None:
+            cached = g.legal_cache[seat] = turn_actions(g)
+        return list(cached)
     if seat in g.answers:
         return []
     return list(g.choices.get(seat, ()))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache, lru_cache
 
-from server.engine.nanchang.shapes import GROUPS, SEQ_PARTNERS
+from server.engine.nanchang.shapes import SEQ_PARTNERS
 
 MTP = tuple[int, int, int]  # complete sets, partial sets (two tiles of a set), pair
 
@@ -59,25 +59,32 @@ def group_mtp(gtype: int, c: tuple[int, ...]) -> tuple[MTP, ...]:
     return _best(out)
 
 
+@lru_cache(maxsize=1 << 16)
+def _combine(a: tuple[MTP, ...], b: tuple[MTP, ...]) -> tuple[MTP, ...]:
+    """Two groups' splits together (at most one pair), capped at four sets and four partials."""
+    out: dict[tuple[int, int], int] = {}
+    for m, t, p in a:
+        for m2, t2, p2 in b:
+            if p + p2 <= 1:
+                key = (min(m + m2, 4), p + p2)
+                tt = min(t + t2, 4)
+                if out.get(key, -1) < tt:
+                    out[key] = tt
+    return _best(out)
+
+
 @lru_cache(maxsize=1 << 17)
 def normal_shanten(counts: tuple[int, ...], jokers: int, melds: int) -> int:
     """Shanten for four sets and a pair; ``counts`` natural concealed tiles, ``jokers`` wild."""
     need = 4 - melds
     natural = sum(counts)
-    combos: tuple[MTP, ...] = ((0, 0, 0),)
-    for start, size, gtype in GROUPS:
-        g = group_mtp(gtype, counts[start : start + size])
-        nxt: dict[tuple[int, int], int] = {}
-        for m, t, p in combos:
-            for m2, t2, p2 in g:
-                if p + p2 <= 1:
-                    key = (min(m + m2, need), p + p2)
-                    tt = min(t + t2, need)
-                    if nxt.get(key, -1) < tt:
-                        nxt[key] = tt
-        combos = _best(nxt)
+    suits = _combine(
+        _combine(group_mtp(0, counts[0:9]), group_mtp(0, counts[9:18])), group_mtp(0, counts[18:27])
+    )
+    combos = _combine(suits, _combine(group_mtp(1, counts[27:31]), group_mtp(2, counts[31:34])))
     best = 99
     for m, t, p in combos:
+        m = min(m, need)
         t = min(t, need - m)
         rest = need - m - t
         loose = natural - 3 * m - 2 * t - 2 * p

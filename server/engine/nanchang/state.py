@@ -7,7 +7,8 @@ rivers and the wall, so that every tile can be accounted for (invariants).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import copy
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from server.engine.actions import Action
@@ -64,6 +65,33 @@ class NanchangGame:
     round_results: list[RoundResult]
     start_events: list[Event]
     final: tuple[Standing, ...] | None
+    # legal actions per seat since the last transition (apply and next_round clear it)
+    legal_cache: dict[int, list[Action]] = field(default_factory=dict, compare=False, repr=False)
+
+    def clone(self) -> NanchangGame:
+        """An independent copy (what may change is copied; frozen values are shared)."""
+        wall = copy.copy(self.wall)
+        wall.tiles = list(self.wall.tiles)
+        return replace(
+            self,
+            scores=list(self.scores),
+            wall=wall,
+            live=list(self.live),
+            hands=[list(h) for h in self.hands],
+            drawn=list(self.drawn),
+            melds=[list(m) for m in self.melds],
+            meld_ids=[list(m) for m in self.meld_ids],
+            rivers=[list(r) for r in self.rivers],
+            river_ids=[list(r) for r in self.river_ids],
+            taken=[list(t) for t in self.taken],
+            kans=list(self.kans),
+            choices=dict(self.choices),
+            answers=dict(self.answers),
+            log=list(self.log),
+            round_results=list(self.round_results),
+            start_events=list(self.start_events),
+            legal_cache={},
+        )
 
     def live_left(self) -> int:
         return len(self.live)
