@@ -92,7 +92,7 @@ def score_hand(
         raise NanchangHandError("gangkai needs a kan")
     jk = Jokers.from_indicator(ind[0])
     ctx = WinContext(
-        tsumo=tsumo and not tianhu,
+        tsumo=tsumo,
         gangkai=gangkai,
         qianggang=qianggang,
         tianhu=tianhu,
