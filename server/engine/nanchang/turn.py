@@ -39,6 +39,7 @@ def draw(g: NanchangGame, seat: int, replacement: bool) -> list[Event]:
 
 
 def discard(g: NanchangGame, k: Kind) -> list[Event]:
+    """N8: a discard opens the call window, or the next seat draws (or the wall is out, N25)."""
     seat = g.turn
     d = g.drawn[seat]
     tsumogiri = d is not None and d // 4 == k
@@ -65,12 +66,14 @@ def discard(g: NanchangGame, k: Kind) -> list[Event]:
 
 
 def next_draw(g: NanchangGame, discarder: int) -> list[Event]:
+    """N2: the next seat draws; with no tile left the round is drawn (荒牌, N25)."""
     if not g.live:
         return exhausted(g)
     return draw(g, (discarder + 1) % 4, False)
 
 
 def ankan(g: NanchangGame, k: Kind) -> list[Event]:
+    """N11: a concealed kan, laid face up; never robbed; a replacement from the wall's end."""
     seat = g.turn
     ids = tuple(take_tile(g, seat, k) for _ in range(4))
     meld = Meld("ankan", (k, k, k, k))
@@ -82,6 +85,7 @@ def ankan(g: NanchangGame, k: Kind) -> list[Event]:
 
 
 def kakan(g: NanchangGame, k: Kind) -> list[Event]:
+    """N11: an added kan; seats that win on its tile may rob it (抢杠) before it stands."""
     seat = g.turn
     idx = next(i for i, m in enumerate(g.melds[seat]) if m.type == "pon" and m.tiles[0] == k)
     tid = take_tile(g, seat, k)
@@ -98,6 +102,7 @@ def kakan(g: NanchangGame, k: Kind) -> list[Event]:
 
 
 def finish_kakan(g: NanchangGame) -> list[Event]:
+    """Nobody robbed the added kan: it stands (kan points, N24) and draws its replacement."""
     assert g.kakan is not None
     seat, tid, idx = g.kakan
     pon = g.melds[seat][idx]
@@ -110,6 +115,7 @@ def finish_kakan(g: NanchangGame) -> list[Event]:
 
 
 def tsumo(g: NanchangGame) -> list[Event]:
+    """N18: a self-draw win (天糊 for the dealer's 14 dealt tiles, 杠开 on a replacement)."""
     seat = g.turn
     d = g.drawn[seat]
     hand = g.hand_kinds(seat)

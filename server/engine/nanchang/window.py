@@ -33,6 +33,7 @@ def close_calls(g: NanchangGame) -> list[Event]:
 
 
 def _call(g: NanchangGame, a: Action, discarder: int, tid: TileId) -> list[Event]:
+    """N10: the discard joins the caller's meld; an open kan draws its replacement (N11)."""
     seat, k = a.seat, tid // 4
     own = tuple(take_tile(g, seat, x) for x in a.tiles)
     river = g.rivers[discarder]
@@ -55,6 +56,7 @@ def _call(g: NanchangGame, a: Action, discarder: int, tid: TileId) -> list[Event
 
 
 def close_rob(g: NanchangGame) -> list[Event]:
+    """N11, N12: the first robber in turn order from the kan player wins (抢杠); else it stands."""
     assert g.kakan is not None
     kan_seat, tid, _ = g.kakan
     order = [(kan_seat + i) % 4 for i in range(1, 4)]
