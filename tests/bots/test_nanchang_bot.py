@@ -11,14 +11,14 @@ import pytest
 from server.bots.nanchang import NanchangBot, NanchangRandomBot, cost, make_nanchang_bot
 from server.bots.nanchang_selfplay import Checks, play_game, shadow
 from server.engine.actions import ActionType
-from server.engine.nanchang import PRESETS, legal_actions, observe, waiting_on
+from server.engine.nanchang import PRESETS, NanchangGame, legal_actions, observe, waiting_on
 from server.engine.tiles import parse_tiles, tile_str
 from tests.engine.nanchang.helpers import X1, X2, X3, D, act, game
 
 A = ActionType
 
 
-def _choose(g, seat: int) -> tuple[str, str]:  # type: ignore[no-untyped-def]
+def _choose(g: NanchangGame, seat: int) -> tuple[str, str]:
     a = NanchangBot(0).choose(observe(g, seat), legal_actions(g, seat))
     return a.type.value, tile_str(a.tile) if a.tile is not None else ""
 

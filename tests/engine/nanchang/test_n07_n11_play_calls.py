@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 from server.engine.actions import Action, ActionType
-from server.engine.nanchang import Called, Drew, Kanned, Won, legal_actions, waiting_on
+from server.engine.nanchang import (
+    Called,
+    Drew,
+    Kanned,
+    NanchangGame,
+    Won,
+    legal_actions,
+    waiting_on,
+)
 from server.engine.nanchang.shapes import is_win
 from server.engine.tiles import parse_tile, parse_tiles
 from tests.engine.nanchang.helpers import X1, X2, X3, D, act, discard, ended, game, types
@@ -186,7 +194,7 @@ KAKAN1 = "4z4z 1m4m7m 2p5p8p 2s5s8s 9m"
 ROB3 = "2m3m4m 6m7m8m 1p2p3p 6z6z 1z2z"  # waits on 3z or 4z (any third wind)
 
 
-def _to_kakan() -> object:
+def _to_kakan() -> NanchangGame:
     g = game([_d("4z"), KAKAN1, X2, ROB3], draws="9p9p9p4z", replacements="3m")
     act(g, 0, "discard", "4z")
     assert waiting_on(g) == {1, 3}
@@ -203,10 +211,10 @@ def _to_kakan() -> object:
 def test_n11_added_kan_after_drawing_the_fourth_can_be_robbed() -> None:
     """N11: 抓进一张与已经碰的刻子牌相同也可报开杠; 抢杠: rob it with the tile it adds."""
     g = _to_kakan()
-    events = act(g, 1, "kakan", "4z")  # type: ignore[arg-type]
+    events = act(g, 1, "kakan", "4z")
     assert isinstance(events[0], Kanned) and events[0].meld.type == "kakan"
-    assert waiting_on(g) == {3}  # type: ignore[arg-type]
-    events = act(g, 3, "ron", "4z")  # type: ignore[arg-type]
+    assert waiting_on(g) == {3}
+    events = act(g, 3, "ron", "4z")
     won = next(e for e in events if isinstance(e, Won))
     assert (won.win.seat, won.win.from_seat, won.win.tile) == (3, 1, T("4z"))
     assert "qianggang" in {e.id for e in won.win.score.elements}
@@ -216,7 +224,7 @@ def test_n11_added_kan_after_drawing_the_fourth_can_be_robbed() -> None:
 
 def test_n11_added_kan_stands_when_nobody_robs() -> None:
     g = _to_kakan()
-    act(g, 1, "kakan", "4z")  # type: ignore[arg-type]
-    events = act(g, 3, "pass")  # type: ignore[arg-type]
+    act(g, 1, "kakan", "4z")
+    events = act(g, 3, "pass")
     assert events == [Drew(1, T("3m"), replacement=True)]
-    assert g.melds[1][0].type == "kakan" and g.kans == [(1, T("4z"), "kakan")]  # type: ignore[attr-defined]
+    assert g.melds[1][0].type == "kakan" and g.kans == [(1, T("4z"), "kakan")]

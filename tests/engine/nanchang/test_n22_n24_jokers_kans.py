@@ -15,14 +15,6 @@ OPTS = PRESETS["nanchang"]
 NONE: list[list[tuple[int, int]]] = [[], [], [], []]
 
 
-def bonus(*hands: str, taken: list[list[tuple[int, int]]] | None = None) -> list[tuple[int, ...]]:
-    holdings = [parse_tiles(h) if h else [] for h in hands]
-    out = [(0, 0, 0, 0)] * 4
-    for b in joker_bonuses(holdings, taken or NONE, JK, OPTS):
-        out[b.seat] = b.deltas
-    return out
-
-
 def test_n22_zheng_2_fu_1_paid_by_everyone() -> None:
     """N22: 计算奖励分时正精2分，副精1分; every other seat pays each holder."""
     got = joker_bonuses([[T("9s")], [T("1s"), T("1s")], [], []], NONE, JK, OPTS)

@@ -131,11 +131,11 @@ def test_n27_the_game_ends_when_the_deal_leaves_the_last_dealer(
     assert g.phase == "game_end" and g.final is not None
     g = _win_by(True, opts, hand_number=3, round_wind=last_wind)
     assert g.phase == "round_end"  # the last dealer keeps the deal: the game goes on
-    g = _win_by(False, opts, hand_number=3, round_wind=0) if preset == "nanchang" else None
-    if g is not None:
+    if preset == "nanchang":  # the end of the first 圈 is not the end of the game
+        g = _win_by(False, opts, hand_number=3, round_wind=0)
         assert g.phase == "round_end"
         next_round(g)
-        assert (g.round_wind, g.hand_number) == (1, 0)
+        assert (g.round_wind, g.hand_number, g.dealer) == (1, 0, 1)
 
 
 def test_n27_a_whole_game_has_every_dealer_in_every_round() -> None:
