@@ -1,0 +1,98 @@
+"""What one seat may know: ``observe(state, seat)`` (a spectator: seat None).
+
+Its own concealed tiles and drawn tile, every meld and river, the ledger, the
+jokers and the turned-up tile, how many tiles are left, whose turn it is, the
+round and the last round's result. Never another seat's concealed tiles nor
+the wall: bots decide from this value, so they cannot see them by construction.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from server.engine.nanchang.game import waiting_on
+from server.engine.nanchang.jokers import Jokers
+from server.engine.nanchang.melds import Meld, RiverTile
+from server.engine.nanchang.options import NanchangOptions
+from server.engine.nanchang.settlement import RoundResult, Standing
+from server.engine.nanchang.state import NanchangGame, Phase, Step
+from server.engine.tiles import Kind
+
+Four = tuple[int, int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class NanchangObservation:
+    seat: int | None
+    options: NanchangOptions
+    phase: Phase
+    step: Step
+    round_index: int
+    round_wind: int
+    hand_number: int
+    dealer: int
+    repeat: int
+    first_dealer: int
+    turn: int
+    waiting_on: frozenset[int]  # in a call window: only the observer itself, if asked
+    scores: Four
+    indicator: Kind  # the turned-up tile (N5)
+    jokers: Jokers  # 正精 and 副精
+    wall_left: int
+    hand: tuple[Kind, ...]  # own concealed tiles, sorted (empty for a spectator)
+    drawn: Kind | None  # own drawn tile (also in ``hand``)
+    hand_sizes: Four
+    melds: tuple[tuple[Meld, ...], ...]
+    rivers: tuple[tuple[RiverTile, ...], ...]
+    last_discard: tuple[int, Kind] | None  # the discard the call window is open on
+    kakan: tuple[int, Kind] | None  # an added kan that may be robbed
+    last_result: RoundResult | None
+    final: tuple[Standing, ...] | None
+
+
+def _four(xs: list[int]) -> Four:
+    return (xs[0], xs[1], xs[2], xs[3])
+
+
+def _waiting(g: NanchangGame, seat: int | None) -> frozenset[int]:
+    """The seat in turn, or in a call window only the observer itself: who else may call is
+    not for others to know."""
+    w = waiting_on(g)
+    if g.step in ("act", "discard"):
+        return w
+    return w & {seat} if seat is not None else frozenset()
+
+
+def observe(g: NanchangGame, seat: int | None) -> NanchangObservation:
+    """The game as ``seat`` may see it."""
+    if seat is not None and not 0 <= seat <= 3:
+        raise ValueError(f"no seat {seat}")
+    own = seat is not None
+    d = g.drawn[seat] if seat is not None else None
+    return NanchangObservation(
+        seat=seat,
+        options=g.options,
+        phase=g.phase,
+        step=g.step,
+        round_index=g.round_index,
+        round_wind=g.round_wind,
+        hand_number=g.hand_number,
+        dealer=g.dealer,
+        repeat=g.repeat,
+        first_dealer=g.first_dealer,
+        turn=g.turn,
+        waiting_on=_waiting(g, seat),
+        scores=_four(g.scores),
+        indicator=g.wall.indicator,
+        jokers=g.jokers,
+        wall_left=len(g.live),
+        hand=tuple(g.hand_kinds(seat)) if seat is not None else (),
+        drawn=d // 4 if own and d is not None else None,
+        hand_sizes=_four([len(h) for h in g.hands]),
+        melds=tuple(tuple(m) for m in g.melds),
+        rivers=tuple(tuple(r) for r in g.rivers),
+        last_discard=(g.last_discard[0], g.last_discard[1] // 4) if g.last_discard else None,
+        kakan=(g.kakan[0], g.kakan[1] // 4) if g.kakan else None,
+        last_result=g.round_results[-1] if g.round_results else None,
+        final=g.final,
+    )
