@@ -17,12 +17,10 @@ import hashlib
 import time
 
 from server.bots import make_bot
-from server.bots import selfplay as riichi_selfplay
-from server.bots.nanchang import make_nanchang_bot
-from server.bots.nanchang_selfplay import Checks, Stats, play_game
+from server.bots.selfplay import Checks, Stats, bot_seed, game_seed, play_game
 from server.engine.nanchang import PRESETS
 from server.engine.nanchang.scoring import SHAPES
-from server.engine.rules import preset as riichi_preset
+from server.engine.riichi.rules import preset as riichi_preset
 
 WAYS = ("zimo", "gangkai", "qianggang", "jingdiao", "tianhu", "dihu", "deguo", "dezhongde")
 BONUS = ("jokers", "bawang", "chongguan", "chongguan_paid_by_discarder")
@@ -37,8 +35,8 @@ def measure(bot: str, games: int, seed: str, preset: str) -> tuple[Stats, float,
     total = Stats()
     wall0, cpu0 = time.perf_counter(), time.process_time()
     for i in range(games):
-        bots = [make_nanchang_bot(bot, 4 * i + s) for s in range(4)]
-        _, st = play_game(PRESETS[preset], _seed(seed, i), bots, Checks.none(), i % 4)
+        bots = [make_bot(bot, 4 * i + s, "nanchang") for s in range(4)]
+        _, st = play_game(PRESETS[preset], _seed(seed, i), bots, Checks.none(), first_dealer=i % 4)
         total.add(st)
     return total, time.perf_counter() - wall0, time.process_time() - cpu0
 
@@ -48,10 +46,8 @@ def riichi(bot: str, games: int, seed: str) -> tuple[int, float, float]:
     rounds = 0
     wall0, cpu0 = time.perf_counter(), time.process_time()
     for i in range(games):
-        bots = [make_bot(bot, riichi_selfplay.bot_seed(seed, i, s)) for s in range(4)]
-        _, st = riichi_selfplay.play_game(
-            rules, riichi_selfplay.game_seed(seed, i), bots, riichi_selfplay.Checks.none()
-        )
+        bots = [make_bot(bot, bot_seed(seed, i, s)) for s in range(4)]
+        _, st = play_game(rules, game_seed(seed, i), bots, Checks.none())
         rounds += st.rounds
     return rounds, time.perf_counter() - wall0, time.process_time() - cpu0
 
@@ -62,17 +58,17 @@ def main() -> None:
     p.add_argument("--seed", default="bench")
     p.add_argument("--preset", choices=sorted(PRESETS), default="nanchang-east")
     args = p.parse_args()
-    measure("nanchang", 1, "warm-up", args.preset)  # warm the memoised hand tables
+    measure("efficient", 1, "warm-up", args.preset)  # warm the memoised hand tables
     print(f"Self-play, one process, {args.games} games per row ({args.preset}; riichi: tonpuu).\n")
     print("| engine and bots | rounds/game | games/s (wall) | games/s (CPU) | decisions/s (CPU) |")
     print("|---|---:|---:|---:|---:|")
     stats: dict[str, Stats] = {}
-    for bot in ("nanchang-random", "nanchang"):
+    for bot in ("random", "efficient"):
         st, wall, cpu = measure(bot, args.games, args.seed, args.preset)
         stats[bot] = st
         print(
-            f"| jantaku Nanchang, {bot} ×4 | {st.rounds / st.games:.1f} | {st.games / wall:.1f} "
-            f"| {st.games / cpu:.1f} | {st.decisions / cpu:.0f} |",
+            f"| jantaku Nanchang, {bot} bot ×4 | {st.rounds / st.games:.1f} "
+            f"| {st.games / wall:.1f} | {st.games / cpu:.1f} | {st.decisions / cpu:.0f} |",
             flush=True,
         )
     for bot in ("random", "efficient"):
@@ -83,13 +79,12 @@ def main() -> None:
             flush=True,
         )
     for bot, st in stats.items():
-        print(
-            f"\n{bot} ×4: {st.rounds} rounds, {st.wins} wins, {st.draws} exhausted walls (荒牌).\n"
-        )
+        wins, draws = st.tsumo + st.ron, sum(st.draws.values())
+        print(f"\n{bot} ×4: {st.rounds} rounds, {wins} wins, {draws} exhausted walls (荒牌).\n")
         print("| element | count | per 100 rounds |")
         print("|---|---:|---:|")
         for key in (*SHAPES, *WAYS, *BONUS, *KANS):
-            n = st.shapes[key] if key in SHAPES else st.elements[key]
+            n = st.tags[f"shape:{key}"] if key in SHAPES else st.tags[f"element:{key}"]
             print(f"| {key} | {n} | {100 * n / max(st.rounds, 1):.1f} |")
 
 

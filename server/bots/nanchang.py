@@ -133,26 +133,29 @@ def _unseen(obs: NanchangObservation) -> list[int]:
 class NanchangRandomBot:
     """Uniformly random among the legal actions."""
 
-    name = "nanchang-random"
+    name = "random"
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, obs: NanchangObservation, legal: Sequence[Action]) -> Action:
-        return self.rng.choice(list(legal))
+    def choose(self, obs: NanchangObservation) -> Action:
+        if not obs.legal:
+            raise ValueError(f"seat {obs.seat} has nothing to decide")
+        return self.rng.choice(obs.legal)
 
 
 class NanchangBot:
     """A sensible player (see the module docstring)."""
 
-    name = "nanchang"
+    name = "efficient"
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, obs: NanchangObservation, legal: Sequence[Action]) -> Action:
+    def choose(self, obs: NanchangObservation) -> Action:
+        legal = obs.legal
         if not legal:
-            raise ValueError("no legal action to choose from")
+            raise ValueError(f"seat {obs.seat} has nothing to decide")
         for a in legal:
             if a.type in (ActionType.TSUMO, ActionType.RON):
                 return a
@@ -265,15 +268,3 @@ class NanchangBot:
                 if best is None or key[:2] < best[:2]:
                     best = key
         return best[2] if best is not None else pass_
-
-
-BOTS = ("nanchang", "nanchang-random")
-
-
-def make_nanchang_bot(name: str, seed: int = 0) -> NanchangBot | NanchangRandomBot:
-    """A Nanchang bot by name (``nanchang`` or ``nanchang-random``)."""
-    if name == "nanchang":
-        return NanchangBot(seed)
-    if name == "nanchang-random":
-        return NanchangRandomBot(seed)
-    raise ValueError(f"unknown Nanchang bot {name!r} (known: {', '.join(BOTS)})")

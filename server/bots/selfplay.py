@@ -1,17 +1,18 @@
-"""Bot self-play with property checks (issue 3): full games in-process.
+"""Bot self-play with property checks (issue 3): full games in-process, any variant.
 
-``play_game`` drives one game with four bots through the state machine's
-public API only (``legal_actions`` / ``apply`` / ``next_round``), and checks
+``play_game`` drives one game with one bot a seat through the variant's public
+functions only (``legal`` / ``apply`` / ``next_round`` / ``observe``), and checks
 after every transition:
 
-* ``check_invariants`` (tiles each in one place, points constant, ...);
+* the variant's ``check_invariants`` (tiles each in one place, points constant, ...);
 * legal actions are accepted: a sample of the listed actions other than the
   chosen one is applied to a clone (the chosen one is applied for real);
 * random illegal actions raise ``IllegalAction`` and leave the state
   byte-for-byte unchanged (compared by pickling);
-* no seat's observation (nor a spectator's) is inconsistent with one tile set,
-  and every event masked for another seat hides its tiles;
-* at the end, ``replay`` of the seed and the action log gives the same game.
+* the variant's ``check_view``: each seat's observation is the same when the
+  tiles it may not see are shuffled, and masked events hide their tiles;
+* at the end, the variant's ``replay`` of the seed and the action log gives the
+  same game.
 
 A failed check is recorded (not raised) so a run reports every problem.
 """
@@ -28,12 +29,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from server.bots import Bot, make_bot
-from server.engine import riichi as engine
+from server.engine import AnyVariant, variant_of_options
 from server.engine.actions import Action, ActionType, IllegalAction
 from server.engine.events import Event
-from server.engine.riichi.events import Draw, Haipai
-from server.engine.riichi.rules import RuleSet
-from server.engine.tiles import NUM_KINDS, kind
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +65,7 @@ class Stats:
     tsumo: int = 0
     ron: int = 0
     draws: Counter[str] = field(default_factory=Counter)
+    tags: Counter[str] = field(default_factory=Counter)  # the variant's own (winning shapes ...)
     decisions: int = 0
     actions: Counter[str] = field(default_factory=Counter)  # chosen, by type
     seconds: float = 0.0
@@ -79,6 +78,7 @@ class Stats:
         self.tsumo += other.tsumo
         self.ron += other.ron
         self.draws.update(other.draws)
+        self.tags.update(other.tags)
         self.decisions += other.decisions
         self.actions.update(other.actions)
         self.seconds += other.seconds
@@ -91,6 +91,7 @@ class Stats:
             "rounds": self.rounds,
             "wins": {"tsumo": self.tsumo, "ron": self.ron, "total": self.tsumo + self.ron},
             "draws": dict(sorted(self.draws.items())),
+            "tags": dict(sorted(self.tags.items())),
             "decisions": self.decisions,
             "actions": dict(sorted(self.actions.items())),
             "seconds": round(self.seconds, 3),
@@ -127,9 +128,6 @@ def _random_action(rng: random.Random, seats: int) -> Action:
 _BULKY = ("log", "round_results", "start_events", "rules", "wall")
 
 
-_KIND = [kind(t) for t in range(37)]
-
-
 def _mutate(a: Action, rng: random.Random, seats: int) -> Action:
     r = rng.randrange(4)
     if r == 0:
@@ -142,70 +140,25 @@ def _mutate(a: Action, rng: random.Random, seats: int) -> Action:
     return Action(a.type, a.seat, a.tile, tiles)
 
 
-def _check_views(state: engine.GameState, fail: Callable[[str], None]) -> None:
-    for s in (None, *range(state.n)):
-        v = engine.observe(state, s)
-        if s is None:
-            if v.legal or v.hand or v.drawn is not None:
-                fail("a spectator's observation carries tiles or legal actions")
-            continue
-        me = v.players[s]
-        if state.phase == "play":
-            n = len(v.hand) + (1 if v.drawn is not None else 0)
-            if n != me.hand_count:
-                fail(f"observation of seat {s}: {n} own tiles but hand_count {me.hand_count}")
-        # Everything a seat can see must be consistent with one tile set: at
-        # most four of a kind across own tiles, rivers, melds and dora indicators.
-        seen = [0] * NUM_KINDS
-        for t in v.tiles():
-            seen[_KIND[t]] += 1
-        for p in v.players:
-            for m in p.melds:
-                for t in m.tiles:
-                    seen[_KIND[t]] += 1
-            for d in p.river:
-                if not d.called:
-                    seen[_KIND[d.tile]] += 1
-        for t in v.dora_indicators:
-            seen[_KIND[t]] += 1
-        if max(seen) > 4:
-            fail(f"observation of seat {s} shows more than four of a kind")
-        for a in v.legal:
-            if a.seat != s:
-                fail(f"observation of seat {s} lists an action of seat {a.seat}")
-
-
-def _check_masks(
-    state: engine.GameState, events: Sequence[Event], fail: Callable[[str], None]
-) -> None:
-    for ev in events:
-        for s in (None, *range(state.n)):
-            m = engine.mask(ev, s)
-            if ev.visible_to(s):
-                if m is not ev:
-                    fail(f"{ev.type} masked for seat {s}, who may see it whole")
-            elif (isinstance(m, Draw) and m.tile is not None) or (
-                isinstance(m, Haipai) and m.tiles is not None
-            ):
-                fail(f"{ev.type} of seat {ev.seats} shows its tiles to seat {s}")
-
-
-def _fingerprint(state: engine.GameState) -> bytes:
+def _fingerprint(state: Any) -> bytes:
     """Everything mutable in a state, as bytes (an illegal action must change none of it)."""
-    d = dict(vars(state))
+    d = (
+        dict(vars(state))
+        if hasattr(state, "__dict__")
+        else {n: getattr(state, n) for n in type(state).__slots__}
+    )
     bulky = [d.pop(k, None) for k in _BULKY]
     marks = [(len(b), b[-1] if b else None) if isinstance(b, list) else id(b) for b in bulky]
     return pickle.dumps((d, marks), protocol=pickle.HIGHEST_PROTOCOL)
 
 
-def _summary(state: engine.GameState) -> tuple[Any, ...]:
+def _summary(variant: AnyVariant, state: Any) -> tuple[Any, ...]:
     return (
-        state.phase,
+        variant.phase(state),
         tuple(state.scores),
-        state.riichi_sticks,
         tuple(state.log),
-        tuple(state.round_results),
-        repr(getattr(state, "final", None)),
+        tuple(variant.rounds(state)),
+        repr(variant.final(state)),
     )
 
 
@@ -213,7 +166,7 @@ def _summary(state: engine.GameState) -> tuple[Any, ...]:
 
 
 def play_game(
-    rules: RuleSet,
+    rules: Any,
     seed: bytes,
     bots: Sequence[Bot],
     checks: Checks = Checks(),
@@ -221,13 +174,16 @@ def play_game(
     first_dealer: int = 0,
     check_rng: random.Random | None = None,
     max_decisions: int = 20_000,
-) -> tuple[engine.GameState, Stats]:
-    """Play one game to the end; returns the final state and its stats."""
+) -> tuple[Any, Stats]:
+    """Play one game of ``rules`` (any variant's options) to the end; returns the final
+    state and its stats."""
+    variant = variant_of_options(rules)
     stats = Stats(games=1)
     rng = check_rng or random.Random(seed)
     t0 = time.perf_counter()
-    state = engine.new_game(rules, seed, first_dealer)
+    state = variant.new_game(rules, seed, first_dealer)
     step = 0
+    n_seats = variant.seats
 
     def fail(msg: str) -> None:
         where = f"round {state.round_index} step {step}"
@@ -236,13 +192,15 @@ def play_game(
     def after_transition(events: Sequence[Event]) -> None:
         if checks.invariants:
             try:
-                engine.check_invariants(state)
+                variant.check_invariants(state)
             except AssertionError as exc:
                 fail(f"invariant: {exc}")
             stats.checks["invariants"] += 1
         if checks.view_rate and rng.random() < checks.view_rate:
-            _check_views(state, fail)
-            _check_masks(state, events, fail)
+            try:
+                variant.check_view(state, events, rng)
+            except AssertionError as exc:
+                fail(f"view: {exc}")
             stats.checks["views"] += 1
 
     # Counted by the id of the ActionType object and named at the end: Enum.value is a
@@ -251,22 +209,23 @@ def play_game(
     check_after = checks.invariants or bool(checks.view_rate)
     # the check switches as locals: read at every decision
     invariants, illegal_rate, legal_rate = checks.invariants, checks.illegal_rate, checks.legal_rate
-    legal_actions, apply = engine.legal_actions, engine.apply
+    legal_actions, apply, observe = variant.legal, variant.apply, variant.observe
+    phase = variant.phase
     decisions = 0
-    after_transition(state.start_events)
-    while state.phase != "game_end":
+    after_transition(variant.start_events(state))
+    while phase(state) != "game_end":
         step += 1
         if step > max_decisions:
             fail("game did not end")
             break
-        if state.phase == "round_end":
-            events = engine.next_round(state)
+        if phase(state) == "round_end":
+            events = variant.next_round(state)
             if check_after:
                 after_transition(events)
             continue
-        waiting = engine.waiting_on(state)
+        waiting = variant.waiting_on(state)
         if not waiting:
-            fail(f"phase {state.phase} waits on nobody")
+            fail(f"phase {phase(state)} waits on nobody")
             break
         # Answers to a discard may come in any order: take a random waiting seat.
         if len(waiting) == 1:
@@ -278,12 +237,12 @@ def play_game(
             fail(f"seat {seat} is waited on but has no legal action")
             break
         if invariants:
-            for s in range(state.n):
-                if s not in waiting and engine.legal_actions(state, s):
+            for s in range(n_seats):
+                if s not in waiting and legal_actions(state, s):
                     fail(f"seat {s} has legal actions but is not waited on")
         if illegal_rate and rng.random() < illegal_rate:
-            _check_illegal(state, rng, seat, legal, checks.illegal_tries, stats, fail)
-        action = bots[seat].choose(engine.observe(state, seat))
+            _check_illegal(variant, state, rng, legal, checks.illegal_tries, stats, fail)
+        action = bots[seat].choose(observe(state, seat))
         if legal_rate:
             # bots hand back a listed object: compare by identity before __eq__
             for a in legal:
@@ -298,7 +257,7 @@ def play_game(
                     if a == action:
                         continue
                     try:
-                        engine.apply(state.clone(), a)
+                        apply(variant.clone(state), a)
                     except IllegalAction as exc:
                         fail(f"listed legal action {a!r} was refused: {exc}")
                     stats.checks["legal_accepted"] += 1
@@ -323,46 +282,45 @@ def play_game(
         if n:
             stats.actions[t.value] += n
     stats.seconds = time.perf_counter() - t0
-    for r in state.round_results:
+    for r in variant.rounds(state):
         stats.rounds += 1
-        if r.kind == "agari":
-            for w in r.wins:
-                if w.from_seat is None:
-                    stats.tsumo += 1
-                else:
-                    stats.ron += 1
-        else:
-            stats.draws[r.reason or "unknown"] += 1
-    if checks.replay and state.phase == "game_end":
-        again = engine.replay(rules, seed, state.log, first_dealer)
-        if _summary(again) != _summary(state):
+        for tag in variant.describe(r):
+            if tag in ("tsumo", "ron"):
+                setattr(stats, tag, getattr(stats, tag) + 1)
+            elif tag.startswith("draw:"):
+                stats.draws[tag[5:]] += 1
+            else:
+                stats.tags[tag] += 1
+    if checks.replay and phase(state) == "game_end":
+        again = variant.replay(rules, seed, state.log, first_dealer)
+        if _summary(variant, again) != _summary(variant, state):
             fail("replaying the seed and the action log gave a different game")
         stats.checks["replays"] += 1
     return state, stats
 
 
 def _check_illegal(
-    state: engine.GameState,
+    variant: AnyVariant,
+    state: Any,
     rng: random.Random,
-    seat: int,
     legal: list[Action],
-    n: int,
+    tries: int,
     stats: Stats,
     fail: Callable[[str], None],
 ) -> None:
     # Ask every seat first, so that a cache the engine may fill on demand is
     # already filled and does not count as a change.
-    for s in range(state.n):
-        engine.legal_actions(state, s)
+    n = variant.seats
+    for s in range(n):
+        variant.legal(state, s)
     before = _fingerprint(state)
-    for _ in range(n):
+    for _ in range(tries):
         # Half near-misses (a legal action with one field changed), half noise.
-        n = state.n
         a = _mutate(rng.choice(legal), rng, n) if rng.random() < 0.5 else _random_action(rng, n)
-        if a in engine.legal_actions(state, a.seat):
+        if a in variant.legal(state, a.seat):
             continue
         try:
-            engine.apply(state, a)
+            variant.apply(state, a)
         except IllegalAction:
             pass
         except Exception as exc:  # a crash on bad input is a failure too
@@ -375,7 +333,7 @@ def _check_illegal(
 
 
 def run_games(
-    rules: RuleSet,
+    rules: Any,
     names: Sequence[str],
     games: int,
     seed: int | str = 0,
@@ -383,11 +341,12 @@ def run_games(
     progress: Callable[[int, Stats], None] | None = None,
 ) -> Stats:
     """Play ``games`` games with bots by name (one per seat, seat order)."""
-    if len(names) != rules.seats:
-        raise ValueError(f"{rules.seats} bots are needed, one per seat")
+    variant = variant_of_options(rules)
+    if len(names) != variant.seats:
+        raise ValueError(f"{variant.seats} bots are needed, one per seat")
     total = Stats()
     for g in range(games):
-        bots = [make_bot(n, bot_seed(seed, g, s)) for s, n in enumerate(names)]
+        bots = [make_bot(n, bot_seed(seed, g, s), variant.key) for s, n in enumerate(names)]
         _, st = play_game(
             rules, game_seed(seed, g), bots, checks, check_rng=random.Random(bot_seed(seed, g, 9))
         )

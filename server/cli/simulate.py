@@ -11,9 +11,12 @@ import argparse
 import json
 import sys
 
-from server.bots import BOTS
+from server.bots import LEVELS
 from server.bots.selfplay import Checks, Stats, parse_bots, run_games
-from server.engine.riichi.rules import LENGTHS, PRESETS, RulesError, preset
+from server.engine import VARIANTS, resolve_rules
+from server.engine.riichi.rules import LENGTHS
+
+PRESETS = {name: v for v in VARIANTS.values() for name in v.presets}
 
 DEFAULT_BOTS = ("efficient", "efficient", "random", "random")
 
@@ -25,17 +28,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--bots",
         default=None,
         help=(
-            f"bot per seat, comma-separated, from: {', '.join(BOTS)} "
-            "(default: efficient,efficient,random,random; for three seats the first three)"
+            "bot per seat, comma-separated, from the game's levels ("
+            + "; ".join(f"{k}: {', '.join(v)}" for k, v in LEVELS.items())
+            + ") (default: efficient,efficient,random,random; for three seats the first three)"
         ),
     )
     parser.add_argument(
         "--rules",
         choices=sorted(PRESETS),
         default="standard",
-        help="a preset; tenhou-sanma and majsoul-sanma are played by three",
+        help="a preset of any game: tenhou-sanma and majsoul-sanma are played by three, "
+        "nanchang and nanchang-east are Nanchang mahjong",
     )
-    parser.add_argument("--length", choices=LENGTHS, default=None, help="override game length")
+    parser.add_argument(
+        "--length", choices=LENGTHS, default=None, help="override a riichi game's length"
+    )
     parser.add_argument(
         "--checks",
         choices=("full", "sampled", "invariants", "none"),
@@ -69,6 +76,8 @@ def _print_text(stats: Stats, names: list[str]) -> None:
     print(f"wins       {w['total']}  (tsumo {w['tsumo']}, ron {w['ron']})")
     draws = ", ".join(f"{k} {v}" for k, v in d["draws"].items()) or "none"
     print(f"draws      {sum(d['draws'].values())}  ({draws})")
+    if d["tags"]:
+        print(f"scoring    {', '.join(f'{k} {v}' for k, v in d['tags'].items())}")
     acts = ", ".join(f"{k} {v}" for k, v in d["actions"].items())
     print(f"actions    {acts}")
     checks = ", ".join(f"{k} {v}" for k, v in d["checks"].items()) or "none"
@@ -83,22 +92,31 @@ def _print_text(stats: Stats, names: list[str]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        seats = PRESETS[args.rules].seats
-        names = parse_bots(args.bots or ",".join(DEFAULT_BOTS[:seats]), seats)
-        unknown = [n for n in names if n not in BOTS]
+        variant = PRESETS[args.rules]
+        names = parse_bots(args.bots or ",".join(DEFAULT_BOTS[: variant.seats]), variant.seats)
+        levels = LEVELS[variant.key]
+        unknown = [n for n in names if n not in levels]
         if unknown:
-            raise ValueError(f"unknown bot {unknown[0]!r}; choose from {', '.join(BOTS)}")
+            raise ValueError(f"unknown bot {unknown[0]!r}; choose from {', '.join(levels)}")
         if args.games < 1:
             raise ValueError("--games must be at least 1")
-        rules = preset(args.rules)
+        spec: dict[str, object] = {"preset": args.rules}
         if args.length:
-            rules = rules.with_overrides(length=args.length)
-    except (ValueError, RulesError) as exc:
+            if variant.key == "nanchang":
+                raise ValueError("--length is for riichi; Nanchang's presets set its rounds")
+            spec["length"] = args.length
+        _, rules = resolve_rules(spec)
+    except ValueError as exc:
         print(f"jantaku simulate: {exc}", file=sys.stderr)
         return 2
     stats = run_games(rules, names, args.games, args.seed, _checks(args.checks))
     if args.json:
-        out = {"bots": names, "rules": rules.name, "length": rules.length, **stats.to_json()}
+        out = {
+            "bots": names,
+            "rules": args.rules,
+            "length": getattr(rules, "length", None),
+            **stats.to_json(),
+        }
         print(json.dumps(out))
     else:
         _print_text(stats, names)

@@ -13,6 +13,7 @@ from server.engine.registry import (
     AnyVariant,
     find_variant,
     resolve_rules,
+    variant_of_options,
     variant_of_preset,
 )
 from server.engine.variant import Variant, VariantError
@@ -30,5 +31,6 @@ __all__ = [
     "VariantError",
     "find_variant",
     "resolve_rules",
+    "variant_of_options",
     "variant_of_preset",
 ]

@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from server.engine.nanchang.variant import NANCHANG
 from server.engine.riichi.variant import RIICHI, SANMA
 from server.engine.variant import Variant, VariantError
 
 AnyVariant = Variant[Any, Any, Any]
 
-VARIANTS: dict[str, AnyVariant] = {v.key: v for v in (RIICHI, SANMA)}
+VARIANTS: dict[str, AnyVariant] = {v.key: v for v in (RIICHI, SANMA, NANCHANG)}
 DEFAULT_VARIANT = "riichi"
 
 
@@ -22,6 +23,14 @@ def find_variant(name: str) -> AnyVariant:
         raise VariantError(
             f"unknown game variant {name!r}; choose one of {', '.join(VARIANTS)}"
         ) from None
+
+
+def variant_of_options(options: Any) -> AnyVariant:
+    """The variant a game's options object belongs to (a RuleSet of 3 seats is sanma)."""
+    for v in VARIANTS.values():
+        if isinstance(options, v.options_type) and getattr(options, "seats", v.seats) == v.seats:
+            return v
+    raise VariantError(f"no variant plays with options {options!r}")
 
 
 def variant_of_preset(preset: str) -> AnyVariant:

@@ -9,6 +9,7 @@ through these.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
@@ -67,7 +68,14 @@ class Variant(Generic[State, Options, Obs]):
     mask: Callable[[Event, int | None], Event | None]
     final: Callable[[State], Sequence[Standing] | None]
     rounds: Callable[[State], Sequence[RoundSummary]]  # finished rounds, in order
+    # Words for a finished round, for self-play statistics: "tsumo" / "ron" per win,
+    # "draw:<reason>", and the game's own ("shape:<id>", "element:<id>" ...).
+    describe: Callable[[RoundSummary], tuple[str, ...]]
     # The tile a seat has just drawn, if any (the default discard of a timed-out turn).
     drawn: Callable[[State, int], int | None]
     replay: Callable[[Options, bytes, Sequence[Action | None], int], State]
     check_invariants: Callable[[State], None]
+    clone: Callable[[State], State]  # an independent copy (self-play tries actions on one)
+    # What each seat is shown after a transition (the events of it), checked
+    # against leaks: AssertionError naming the first (self-play and tests).
+    check_view: Callable[[State, Sequence[Event], random.Random], None]

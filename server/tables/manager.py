@@ -8,6 +8,7 @@ import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from server.bots import make_bot
 from server.engine import AnyVariant
 from server.tables.options import TableOptions
 from server.tables.resume import rebuild
@@ -17,11 +18,8 @@ from server.tables.table import BotFactory, SeatSpec, Table, TableConfig
 log = logging.getLogger(__name__)
 
 
-def default_bot_factory(level: str, seed: int) -> object:
-    import server.bots
-
-    make_bot = server.bots.make_bot  # type: ignore[attr-defined,unused-ignore]
-    return make_bot(level, seed)
+def default_bot_factory(level: str, seed: int, variant: str) -> object:
+    return make_bot(level, seed, variant)
 
 
 class TableManager:

@@ -19,6 +19,7 @@ from typing import Any, Protocol
 
 import orjson
 
+from server.bots import TAKEOVER
 from server.engine import Action, ActionType, AnyVariant, Event, IllegalAction
 from server.tables.options import TableOptions
 from server.tables.sink import HandRow, RecordRow, SeatResult, TableSink
@@ -44,7 +45,8 @@ class Bot(Protocol):
     def choose(self, obs: Any) -> Action: ...  # the seat's observation
 
 
-BotFactory = Callable[[str, int], Bot]
+# (level, seed, variant key) -> a bot of that level for that game
+BotFactory = Callable[[str, int, str], Bot]
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +61,7 @@ class TableConfig:
     disconnect_grace: float = 10.0
     round_end_pause: float = 6.0
     bot_delay: float = 0.5
-    takeover_bot: str = "defensive"
+    takeover_bot: str | None = None  # None: the game's own (bots.TAKEOVER)
     replay_buffer: int = 500
     # Told of every action applied: its source ("player", "bot", "timeout") and, for a
     # player's, the seconds from the gateway receiving it to the step's frames being
@@ -472,11 +474,11 @@ class Table:
         st = self.seats[msg.seat]
         if d is None or d.token != msg.token or not st.bot_controlled:
             return
-        level = st.spec.bot or self.config.takeover_bot
+        level = st.spec.bot or self.config.takeover_bot or TAKEOVER[self.variant.key]
         legal = self.variant.legal(self.state, msg.seat)
         try:
             if st.bot is None:
-                st.bot = self.bot_factory(level, self.bot_seed * 4 + msg.seat)
+                st.bot = self.bot_factory(level, self.bot_seed * 4 + msg.seat, self.variant.key)
             action = st.bot.choose(self.variant.observe(self.state, msg.seat))
         except Exception:
             # A broken bot must not stall the table: the seat plays the default.

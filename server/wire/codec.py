@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from server.engine import AnyVariant, Event
-from server.wire import riichi
+from server.wire import nanchang, riichi
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,8 +20,11 @@ class Codec:
     options_json: Callable[[Any], dict[str, Any]]
 
 
+_RIICHI = Codec(riichi.event_json, riichi.seat_views, riichi.rules_json)
 CODECS: dict[str, Codec] = {
-    "riichi": Codec(riichi.event_json, riichi.seat_views, riichi.rules_json),
+    "riichi": _RIICHI,
+    "sanma": _RIICHI,
+    "nanchang": Codec(nanchang.event_json, nanchang.seat_views, nanchang.options_json),
 }
 
 

@@ -8,10 +8,12 @@ import random
 
 import pytest
 
-from server.bots.nanchang import NanchangBot, NanchangRandomBot, cost, make_nanchang_bot
-from server.bots.nanchang_selfplay import Checks, play_game, shadow
+from server.bots import make_bot
+from server.bots.nanchang import NanchangBot, NanchangRandomBot, cost
+from server.bots.selfplay import Checks, play_game
 from server.engine.actions import ActionType
-from server.engine.nanchang import PRESETS, NanchangGame, legal_actions, observe, waiting_on
+from server.engine.nanchang import PRESETS, NanchangGame, observe, waiting_on
+from server.engine.nanchang.invariants import _shadow as shadow
 from server.engine.tiles import parse_tiles, tile_str
 from tests.engine.nanchang.helpers import X1, X2, X3, D, act, game
 
@@ -19,15 +21,15 @@ A = ActionType
 
 
 def _choose(g: NanchangGame, seat: int) -> tuple[str, str]:
-    a = NanchangBot(0).choose(observe(g, seat), legal_actions(g, seat))
+    a = NanchangBot(0).choose(observe(g, seat))
     return a.type.value, tile_str(a.tile) if a.tile is not None else ""
 
 
 def test_make_bot() -> None:
-    assert isinstance(make_nanchang_bot("nanchang"), NanchangBot)
-    assert isinstance(make_nanchang_bot("nanchang-random"), NanchangRandomBot)
-    with pytest.raises(ValueError, match="unknown Nanchang bot"):
-        make_nanchang_bot("efficient")
+    assert isinstance(make_bot("efficient", 0, "nanchang"), NanchangBot)
+    assert isinstance(make_bot("random", 0, "nanchang"), NanchangRandomBot)
+    with pytest.raises(ValueError, match="unknown bot 'defensive'"):
+        make_bot("defensive", 0, "nanchang")
 
 
 def test_wins_whenever_it_can() -> None:
@@ -89,8 +91,8 @@ def test_decides_from_the_observation_only() -> None:
         if h.step in ("act", "discard") and rng.random() < 0.2:
             seat = min(waiting_on(h))
             hidden = shadow(h, seat, rng)
-            one = NanchangBot(7).choose(observe(h, seat), legal_actions(h, seat))
-            two = NanchangBot(7).choose(observe(hidden, seat), legal_actions(hidden, seat))
+            one = NanchangBot(7).choose(observe(h, seat))
+            two = NanchangBot(7).choose(observe(hidden, seat))
             assert one == two
         apply(h, a)
 
@@ -98,10 +100,10 @@ def test_decides_from_the_observation_only() -> None:
 def test_the_bot_beats_random_play() -> None:
     totals = [0, 0]
     for i in range(3):
-        bots = [
-            make_nanchang_bot("nanchang" if s % 2 == 0 else "nanchang-random", s) for s in range(4)
-        ]
-        g, _ = play_game(PRESETS["nanchang-east"], b"versus-%d" % i, bots, Checks.none(), i)
+        bots = [make_bot("efficient" if s % 2 == 0 else "random", s, "nanchang") for s in range(4)]
+        g, _ = play_game(
+            PRESETS["nanchang-east"], b"versus-%d" % i, bots, Checks.none(), first_dealer=i
+        )
         totals[0] += g.scores[0] + g.scores[2]
         totals[1] += g.scores[1] + g.scores[3]
     assert totals[0] > totals[1]

@@ -35,6 +35,18 @@ def _double_rons(out: dict[str, object]) -> int:
     return extra
 
 
+@pytest.mark.parametrize(("rules", "bots"), [("tenhou-sanma", 3), ("nanchang-east", 4)])
+def test_simulate_other_games(rules: str, bots: int, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["simulate", "--rules", rules, "--games", "2", "--seed", "o", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["ok"] is True and len(out["bots"]) == bots
+    assert out["checks"]["views"] > 0 and out["checks"]["replays"] == 2
+    if rules.startswith("nanchang"):
+        assert any(t.startswith("shape:") for t in out["tags"])
+    else:
+        assert out["actions"].get("chi", 0) == 0  # no chi in sanma
+
+
 def test_simulate_same_seed_same_result(capsys: pytest.CaptureFixture[str]) -> None:
     args = ["simulate", "--games", "1", "--seed", "s", "--bots", "efficient", "--json"]
     args += ["--length", "tonpuu", "--checks", "none"]

@@ -5,6 +5,7 @@ import random
 import pytest
 
 from server.engine.actions import Action, ActionType, IllegalAction
+from server.engine.dealing import deal_positions
 from server.engine.events import Event
 from server.engine.riichi import (
     Draw,
@@ -23,7 +24,7 @@ from server.engine.riichi import (
 )
 from server.engine.riichi.rules import preset
 from server.engine.riichi.scoring import ScoreError
-from server.engine.riichi.wall import Wall, deal_positions
+from server.engine.riichi.wall import Wall
 
 
 def test_r3_r4_new_game_deals_from_the_wall() -> None:

@@ -20,7 +20,13 @@ ALLOWED = {
     "server.wire": {"server.engine", "server.wire"},
     "server.bots": {"server.engine", "server.bots"},
     "server.records": {"server.engine", "server.wire", "server.records"},
-    "server.tables": {"server.engine", "server.wire", "server.tables"},
+    "server.tables": {
+        "server.engine",
+        "server.wire",
+        "server.bots",
+        "server.records",
+        "server.tables",
+    },
 }
 # Nothing in the engine does I/O, runs an event loop or writes JSON.
 ENGINE_FORBIDDEN = {"asyncio", "json", "orjson", "socket", "sqlalchemy", "pydantic", "io", "os"}

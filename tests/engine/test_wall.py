@@ -5,13 +5,13 @@ import struct
 
 import pytest
 
+from server.engine.dealing import deal_positions
 from server.engine.riichi import wall as wall_module
 from server.engine.riichi.wall import (
     DORA_POS,
     RINSHAN_POS,
     URA_POS,
     Wall,
-    deal_positions,
     new_seed,
     stack_order,
 )

@@ -183,7 +183,7 @@ async def test_absent_player_is_played_by_bot_after_grace(
 async def test_broken_bot_does_not_stall_table(sqlite_url: str, make_server: Any) -> None:
     """A bot that raises is replaced by the default action (pass / discard the drawn tile)."""
 
-    def broken(level: str, seed: int) -> Any:
+    def broken(level: str, seed: int, variant: str) -> Any:
         raise RuntimeError("no such bot today")
 
     srv = make_server(sqlite_url, bot_factory=broken, bot_delay_seconds=0.0)

@@ -17,13 +17,13 @@ The public interface, for the variant registry::
 
 from __future__ import annotations
 
+from server.engine.events import Event, Standing
 from server.engine.nanchang.calc import HandScore, NanchangHandError, score_hand
 from server.engine.nanchang.events import (
     Called,
     Dealt,
     Discarded,
     Drew,
-    Event,
     GameEnded,
     GameStarted,
     JokerRevealed,
@@ -60,7 +60,6 @@ from server.engine.nanchang.settlement import (
     JokerBonus,
     KanPoints,
     RoundResult,
-    Standing,
     WinRecord,
 )
 from server.engine.nanchang.state import NanchangGame

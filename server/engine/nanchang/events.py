@@ -9,25 +9,28 @@ The engine knows no JSON; the wire codec turns these into frames.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import ClassVar
 
+from server.engine.events import Event, Standing
 from server.engine.nanchang.melds import Meld
 from server.engine.nanchang.options import NanchangOptions
-from server.engine.nanchang.settlement import RoundResult, Standing, WinRecord
+from server.engine.nanchang.settlement import RoundResult, WinRecord
 from server.engine.nanchang.wall import Dice
 from server.engine.tiles import Kind
 
 
 @dataclass(frozen=True, slots=True)
-class GameStarted:
+class GameStarted(Event):
+    type: ClassVar[str] = "game_start"
     options: NanchangOptions
     roller: int  # the seat that rolled for the dealer (N3)
     dice: Dice | None  # None when the first dealer was given (dealer_by_dice off)
     first_dealer: int
-    seats: None = None
 
 
 @dataclass(frozen=True, slots=True)
-class RoundStarted:
+class RoundStarted(Event):
+    type: ClassVar[str] = "round_start"
     round_index: int
     round_wind: int  # 圈: 0..3 = 东南西北
     hand_number: int  # 0..3
@@ -37,13 +40,13 @@ class RoundStarted:
     second_roller: int
     second_dice: Dice
     scores: tuple[int, int, int, int]
-    seats: None = None
 
 
 @dataclass(frozen=True, slots=True)
-class Dealt:
+class Dealt(Event):
     """A seat's starting tiles (the dealer's 14). Masked for others: ``tiles`` None."""
 
+    type: ClassVar[str] = "deal"
     seat: int
     tiles: tuple[Kind, ...] | None
     count: int
@@ -54,25 +57,26 @@ class Dealt:
 
 
 @dataclass(frozen=True, slots=True)
-class JokerRevealed:
+class JokerRevealed(Event):
     """N5: the dealer's roll counts ``sum(dice)`` stacks from the wall's end; that top tile is
     turned up."""
 
+    type: ClassVar[str] = "jokers"
     dice: Dice
     indicator: Kind
     zheng: Kind  # 正精
     fu: Kind  # 副精
-    seats: None = None
 
 
 @dataclass(frozen=True, slots=True)
-class Drew:
+class Drew(Event):
     """A draw (``replacement``: from the wall's end after a kan, N11).
 
     Masked for others: ``tile`` None, unless ``shown``: the turned-up joker
     indicator lies face up in the wall, so everyone sees who takes it (N5).
     """
 
+    type: ClassVar[str] = "draw"
     seat: int
     tile: Kind | None
     replacement: bool = False
@@ -84,57 +88,57 @@ class Drew:
 
 
 @dataclass(frozen=True, slots=True)
-class Discarded:
+class Discarded(Event):
+    type: ClassVar[str] = "discard"
     seat: int
     tile: Kind
     tsumogiri: bool
-    seats: None = None
 
 
 @dataclass(frozen=True, slots=True)
-class Called:
+class Called(Event):
     """A chi, pon or open kan (minkan) of ``meld.called`` from ``meld.from_seat``'s discard."""
 
+    type: ClassVar[str] = "call"
     seat: int
     meld: Meld
-    seats: None = None
 
 
 @dataclass(frozen=True, slots=True)
-class Kanned:
+class Kanned(Event):
     """A concealed kan (shown face up, N11) or an added kan (kakan; it may still be robbed)."""
 
+    type: ClassVar[str] = "kan"
     seat: int
     meld: Meld
-    seats: None = None
 
 
 @dataclass(frozen=True, slots=True)
-class Won:
+class Won(Event):
+    type: ClassVar[str] = "win"
     win: WinRecord
-    seats: None = None
 
 
 @dataclass(frozen=True, slots=True)
-class WallExhausted:
+class WallExhausted(Event):
     """N25: 荒牌: the last tile was discarded and nobody won."""
 
-    seats: None = None
+    type: ClassVar[str] = "wall_exhausted"
 
 
 @dataclass(frozen=True, slots=True)
-class RoundEnded:
+class RoundEnded(Event):
+    type: ClassVar[str] = "round_end"
     result: RoundResult
-    seats: None = None
 
 
 @dataclass(frozen=True, slots=True)
-class GameEnded:
+class GameEnded(Event):
+    type: ClassVar[str] = "game_end"
     standings: tuple[Standing, ...]
-    seats: None = None
 
 
-Event = (
+NanchangEvent = (
     GameStarted
     | RoundStarted
     | Dealt
@@ -152,8 +156,7 @@ Event = (
 
 def visible_to(event: Event, seat: int | None) -> bool:
     """Whether ``seat`` (None = spectator) may see all of ``event``."""
-    s = event.seats
-    return s is None or (seat is not None and seat in s)
+    return event.visible_to(seat)
 
 
 def mask(event: Event, seat: int | None) -> Event:

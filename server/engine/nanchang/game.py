@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from server.engine.actions import Action, ActionType, IllegalAction
+from server.engine.events import Event, Standing
 from server.engine.nanchang.events import (
     Dealt,
-    Event,
     GameStarted,
     JokerRevealed,
     RoundStarted,
@@ -21,9 +21,6 @@ from server.engine.nanchang.events import (
 from server.engine.nanchang.jokers import Jokers
 from server.engine.nanchang.legal import legal_actions, why_illegal
 from server.engine.nanchang.options import NanchangOptions
-from server.engine.nanchang.settlement import (
-    Standing,
-)
 from server.engine.nanchang.state import NanchangGame
 from server.engine.nanchang.turn import ankan, discard, kakan, tsumo
 from server.engine.nanchang.wall import FIRST_DRAW, NUM_TILES, NanchangWall, roll_for_dealer

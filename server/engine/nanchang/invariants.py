@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
+
+from server.engine.events import Event
+from server.engine.nanchang.events import Dealt, Drew, mask
 from server.engine.nanchang.game import waiting_on
 from server.engine.nanchang.jokers import Jokers
 from server.engine.nanchang.legal import legal_actions
+from server.engine.nanchang.observation import observe
 from server.engine.nanchang.state import NanchangGame
 from server.engine.nanchang.wall import NUM_TILES
 
@@ -51,3 +57,47 @@ def check_invariants(g: NanchangGame) -> None:
     if g.step in ("calls", "rob"):
         assert g.choices, "an open window has choices"
         assert (g.last_discard is not None) == (g.step == "calls"), "calls window on a discard"
+
+
+def check_view(g: NanchangGame, events: Sequence[Event], rng: random.Random) -> None:
+    """What each seat is shown: AssertionError naming the first leak.
+
+    Each observation is the same when every tile its seat may not see (other hands,
+    the wall but the turned-up tile) is shuffled; events masked for a seat that may
+    not see them whole hide their tiles.
+    """
+    for viewer in (None, 0, 1, 2, 3):
+        if observe(_shadow(g, viewer, rng), viewer) != observe(g, viewer):
+            raise AssertionError(f"seat {viewer}'s observation depends on tiles it may not see")
+    for e in events:
+        for viewer in (None, 0, 1, 2, 3):
+            if e.visible_to(viewer):
+                continue
+            m = mask(e, viewer)
+            if (isinstance(m, Dealt) and m.tiles is not None) or (
+                isinstance(m, Drew) and m.tile is not None
+            ):
+                raise AssertionError(f"{e.type} of seat {e.seats} shows its tiles to {viewer}")
+
+
+def _shadow(g: NanchangGame, seat: int | None, rng: random.Random) -> NanchangGame:
+    """A copy of ``g`` with every tile ``seat`` may not see shuffled among their places."""
+    s = g.clone()
+    places: list[tuple[str, int, int]] = []
+    for other in range(4):
+        if other != seat:
+            places += [("hand", other, i) for i in range(len(s.hands[other]))]
+    places += [("wall", p, 0) for p in s.live if p != s.wall.indicator_pos]
+    drawn_at = {
+        o: s.hands[o].index(d) for o in range(4) if o != seat and (d := s.drawn[o]) is not None
+    }
+    ids = [s.hands[a][b] if kind == "hand" else s.wall.tiles[a] for kind, a, b in places]
+    rng.shuffle(ids)
+    for (kind, a, b), tid in zip(places, ids, strict=True):
+        if kind == "hand":
+            s.hands[a][b] = tid
+        else:
+            s.wall.tiles[a] = tid
+    for o, i in drawn_at.items():
+        s.drawn[o] = s.hands[o][i]
+    return s

@@ -10,11 +10,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from server.engine.actions import Action
+from server.engine.events import Standing
 from server.engine.nanchang.game import waiting_on
 from server.engine.nanchang.jokers import Jokers
+from server.engine.nanchang.legal import legal_actions
 from server.engine.nanchang.melds import Meld, RiverTile
 from server.engine.nanchang.options import NanchangOptions
-from server.engine.nanchang.settlement import RoundResult, Standing
+from server.engine.nanchang.settlement import RoundResult
 from server.engine.nanchang.state import NanchangGame, Phase, Step
 from server.engine.tiles import Kind
 
@@ -48,6 +51,8 @@ class NanchangObservation:
     kakan: tuple[int, Kind] | None  # an added kan that may be robbed
     last_result: RoundResult | None
     final: tuple[Standing, ...] | None
+    legal: tuple[Action, ...] = ()  # what this seat may do now
+    to_act: bool = False  # this seat must decide now
 
 
 def _four(xs: list[int]) -> Four:
@@ -95,4 +100,6 @@ def observe(g: NanchangGame, seat: int | None) -> NanchangObservation:
         kakan=(g.kakan[0], g.kakan[1] // 4) if g.kakan else None,
         last_result=g.round_results[-1] if g.round_results else None,
         final=g.final,
+        legal=tuple(legal_actions(g, seat)) if seat is not None else (),
+        to_act=seat is not None and bool(legal_actions(g, seat)),
     )

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from server.engine.nanchang.events import Event, GameEnded, RoundEnded, WallExhausted, Won
+from server.engine.events import Event
+from server.engine.nanchang.events import GameEnded, RoundEnded, WallExhausted, Won
 from server.engine.nanchang.scoring import WinContext, score_win
 from server.engine.nanchang.settlement import (
     JokerBonus,

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from server.engine.events import Standing
 from server.engine.nanchang.jokers import CHONGGUAN_FROM, Jokers, chongguan_value
 from server.engine.nanchang.melds import Meld, MeldType
 from server.engine.nanchang.options import NanchangOptions
@@ -150,15 +151,7 @@ def total(*parts: Deltas) -> Deltas:
     return _deltas(d)
 
 
-@dataclass(frozen=True, slots=True)
-class Standing:
-    """N28: a seat's place at the end: by points, ties to the earlier seat from the first dealer."""
-
-    seat: int
-    points: int
-    rank: int  # 1..4
-
-
 def standings(scores: Sequence[int], first_dealer: int) -> tuple[Standing, ...]:
     order = sorted(range(4), key=lambda s: (-scores[s], (s - first_dealer) % 4))
-    return tuple(Standing(s, scores[s], i + 1) for i, s in enumerate(order))
+    # N28: the ledger is the result: ``score`` is the points themselves (no uma)
+    return tuple(Standing(s, scores[s], i + 1, float(scores[s])) for i, s in enumerate(order))

@@ -12,11 +12,11 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from server.engine.actions import Action
-from server.engine.nanchang.events import Event
+from server.engine.events import Event, Standing
 from server.engine.nanchang.jokers import Jokers
 from server.engine.nanchang.melds import Meld, MeldType, RiverTile
 from server.engine.nanchang.options import NanchangOptions
-from server.engine.nanchang.settlement import RoundResult, Standing
+from server.engine.nanchang.settlement import RoundResult
 from server.engine.nanchang.wall import Dice, NanchangWall
 from server.engine.tiles import Kind, TileId
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from server.engine.nanchang.events import Discarded, Drew, Event, Kanned
+from server.engine.events import Event
+from server.engine.nanchang.events import Discarded, Drew, Kanned
 from server.engine.nanchang.legal import call_choices, rob_choices
 from server.engine.nanchang.melds import Meld, RiverTile
 from server.engine.nanchang.round_end import exhausted, others_hold_jokers, win

@@ -19,8 +19,8 @@ import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from server.engine.dealing import deal_positions
 from server.engine.tiles import Kind, TileId, parse_tiles
-from server.engine.wall import deal_positions
 
 NUM_TILES = 136
 NUM_STACKS = 68

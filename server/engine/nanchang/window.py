@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from server.engine.actions import Action, ActionType
-from server.engine.nanchang.events import Called, Event
+from server.engine.events import Event
+from server.engine.nanchang.events import Called
 from server.engine.nanchang.melds import Meld, MeldType, RiverTile
 from server.engine.nanchang.round_end import others_hold_jokers, win
 from server.engine.nanchang.scoring import WinContext

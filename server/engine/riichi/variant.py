@@ -15,10 +15,10 @@ from server.engine.riichi.game import (
     replay,
     waiting_on,
 )
-from server.engine.riichi.invariants import check_invariants
+from server.engine.riichi.invariants import check_invariants, check_view
 from server.engine.riichi.observe import Observation, observe
 from server.engine.riichi.rules import PRESETS, RulesError, RuleSet
-from server.engine.riichi.state import GameState
+from server.engine.riichi.state import GameState, RoundResult
 from server.engine.variant import RoundSummary, Variant, VariantError
 
 
@@ -62,6 +62,13 @@ def _rounds(st: GameState) -> Sequence[RoundSummary]:
     return st.round_results
 
 
+def _describe(r: RoundSummary) -> tuple[str, ...]:
+    assert isinstance(r, RoundResult)
+    if r.kind == "agari":
+        return tuple("tsumo" if w.from_seat is None else "ron" for w in r.wins)
+    return (f"draw:{r.reason}",)
+
+
 def _drawn(st: GameState, seat: int) -> int | None:
     d = st.drawn[seat]
     return st.tile(d) if d is not None else None
@@ -92,9 +99,12 @@ def _riichi_variant(
         mask=mask,
         final=_final,
         rounds=_rounds,
+        describe=_describe,
         drawn=_drawn,
         replay=replay,
         check_invariants=check_invariants,
+        clone=GameState.clone,
+        check_view=check_view,
     )
 
 

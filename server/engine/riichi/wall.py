@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import ge, mod
 
+from server.engine.dealing import deal_positions
 from server.engine.tiles import Tile, TileId, is_red, parse_tiles, tile_of_id
 
 NUM_TILES = 136
@@ -53,10 +54,7 @@ class Layout:
 
     def deal_positions(self, rel: int) -> list[int]:
         """Positions of the 13 starting tiles of the seat ``rel`` places after the dealer (R3)."""
-        n = self.seats
-        out = [4 * n * r + 4 * rel + i for r in range(3) for i in range(4)]
-        out.append(12 * n + rel)
-        return out
+        return deal_positions(rel, self.seats)
 
 
 FOUR = Layout(
@@ -88,11 +86,6 @@ DORA_POS = FOUR.dora_pos
 URA_POS = FOUR.ura_pos
 FIRST_DRAW = FOUR.first_draw
 STACKS_PER_WALL = 17
-
-
-def deal_positions(rel: int) -> list[int]:
-    """Four-player wall positions of the 13 starting tiles of seat ``rel`` after the dealer."""
-    return FOUR.deal_positions(rel)
 
 
 def new_seed() -> bytes:

@@ -133,10 +133,12 @@ def test_masks_hide_other_seats_tiles() -> None:
 
 def test_replay_rebuilds_the_game_from_seed_and_log() -> None:
     from server.bots.nanchang import NanchangBot
-    from server.bots.nanchang_selfplay import Checks, play_game
+    from server.bots.selfplay import Checks, play_game
 
     opts = PRESETS["nanchang-east"]
-    g, _ = play_game(opts, b"replay", [NanchangBot(s) for s in range(4)], Checks.none(), 2)
+    g, _ = play_game(
+        opts, b"replay", [NanchangBot(s) for s in range(4)], Checks.none(), first_dealer=2
+    )
     assert g.log.count(None) == len(g.round_results) - 1
     again = replay(opts, b"replay", g.log, 2)
     assert again == g and again.final == g.final

@@ -140,7 +140,7 @@ def test_n27_the_game_ends_when_the_deal_leaves_the_last_dealer(
 
 def test_n27_a_whole_game_has_every_dealer_in_every_round() -> None:
     from server.bots.nanchang import NanchangBot
-    from server.bots.nanchang_selfplay import Checks, play_game
+    from server.bots.selfplay import Checks, play_game
 
     g, _ = play_game(
         PRESETS["nanchang-east"], b"whole", [NanchangBot(s) for s in range(4)], Checks.none()
