@@ -24,14 +24,17 @@ router = APIRouter(prefix="/api", tags=["history"])
 # A hanchan mjlog is ~30 kB and its tenhou.net/6 JSON ~60 kB; anything far larger is not a log.
 MAX_UPLOAD_BYTES = 2 * 1024 * 1024
 
-ExportFormat = Literal["tenhou6", "mjai"]
+ExportFormat = Literal["tenhou6", "mjai", "jantaku"]
 
 
 @router.get("/games/{game_id}/export")
 async def export_game(
     game_id: int,
     ctx: Ctx,
-    format: Annotated[ExportFormat, Query(description="tenhou6 (JSON) or mjai (JSON lines)")],
+    format: Annotated[
+        ExportFormat,
+        Query(description="tenhou6 (JSON), mjai (JSON lines) or jantaku (our own record)"),
+    ],
 ) -> Response:
     """Download a finished game as tenhou.net/6 JSON or mjai JSON lines."""
     src = await ctx.run_db(lambda s: queries.export_source(s, game_id))
@@ -41,7 +44,7 @@ async def export_game(
         raise api_error(409, "game_live", "the record is published once the game is over")
 
     def build() -> Rendered:
-        return render(format, game_id, src.events, src.players, src.started_at, src.log_id)
+        return render(format, game_id, src)
 
     try:
         out = await asyncio.to_thread(build)

@@ -32,6 +32,7 @@ from server.bots import Bot, make_bot
 from server.engine import AnyVariant, variant_of_options
 from server.engine.actions import Action, ActionType, IllegalAction
 from server.engine.events import Event
+from server.engine.replay import replay
 
 
 @dataclass(frozen=True, slots=True)
@@ -292,7 +293,7 @@ def play_game(
             else:
                 stats.tags[tag] += 1
     if checks.replay and phase(state) == "game_end":
-        again = variant.replay(rules, seed, state.log, first_dealer)
+        again = replay(variant, rules, seed, state.log, first_dealer)
         if _summary(variant, again) != _summary(variant, state):
             fail("replaying the seed and the action log gave a different game")
         stats.checks["replays"] += 1

@@ -6,6 +6,7 @@ import argparse
 import sys
 from typing import Any
 
+from server.records.exports import FORMATS
 from server.records.load import load_log
 from server.records.model import RecordError
 from server.records.verify import verify_game
@@ -31,7 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         description="Export a finished game from the database that `jantaku serve` uses.",
     )
     e.add_argument("game_id", type=int, metavar="GAME_ID")
-    e.add_argument("--format", choices=("tenhou6", "mjai"), default="tenhou6")
+    e.add_argument("--format", choices=FORMATS, default="tenhou6")
     e.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
     i = sub.add_parser(
         "import",
@@ -122,7 +123,7 @@ def export_game(game_id: int, fmt: str, output: str | None) -> int:
         print(f"error: game {game_id} is still being played", file=sys.stderr)
         return 1
     try:
-        text = render(fmt, game_id, src.events, src.players, src.started_at, src.log_id).text
+        text = render(fmt, game_id, src).text
     except RecordError as exc:
         print(f"error: game {game_id}: {exc}", file=sys.stderr)
         return 1

@@ -9,7 +9,6 @@ row of kind ``"import"`` that says where the game came from.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import select
@@ -17,12 +16,15 @@ from sqlalchemy.orm import Session, selectinload
 
 from server.db.games import page_games
 from server.db.models import Game, GameEvent, GameSeat, Hand, Lobby, utcnow
+from server.engine import resolve_rules
 from server.records.export_tenhou6 import play_log
+from server.records.exports import ExportSource
 from server.records.importer import ImportedGame
 from server.records.model import RecordError
 from server.wire.riichi import event_data
 
 IMPORT_KIND = "import"
+_TIMER = ("think_seconds", "bank_seconds")
 # Private events: only their seat saw them live (the record keeps them all).
 _PRIVATE = frozenset({"haipai", "draw"})
 
@@ -136,36 +138,44 @@ def store_imported(s: Session, game: ImportedGame, uploaded_by: int | None) -> i
     return g.id
 
 
-@dataclass(frozen=True, slots=True)
-class ExportSource:
-    status: str
-    players: tuple[str, str, str, str]
-    events: list[dict[str, Any]]  # {"type", "data"} per engine event, in order
-    started_at: str
-    log_id: str | None = None  # the Tenhou log id of an imported game
-
-
 def export_source(s: Session, game_id: int) -> ExportSource | None:
     """A game's names and full event stream; None when there is no such game."""
     g = s.scalar(select(Game).where(Game.id == game_id).options(selectinload(Game.seats)))
     if g is None:
         return None
     names = {gs.seat: gs.name for gs in g.seats}
-    players = (names.get(0, ""), names.get(1, ""), names.get(2, ""), names.get(3, ""))
+    rules = dict(g.rules) if isinstance(g.rules, dict) else {}
+    try:
+        variant = resolve_rules({k: v for k, v in rules.items() if k not in _TIMER})[0].key
+    except ValueError:
+        variant = "riichi"  # rules stored by an older version name no variant
+    players = tuple(names.get(i, "") for i in range(max(len(names), 3)))
     events: list[dict[str, Any]] = []
+    actions: list[dict[str, Any]] = []
     log_id: str | None = None
     if g.status != "live":  # a live record holds concealed tiles: never exported
         for e in s.scalars(
-            select(GameEvent)
-            .where(GameEvent.game_id == game_id, GameEvent.kind.in_(("event", IMPORT_KIND)))
-            .order_by(GameEvent.id)
+            select(GameEvent).where(GameEvent.game_id == game_id).order_by(GameEvent.id)
         ):
             if e.kind == IMPORT_KIND:
                 found = e.data.get("log_id") if isinstance(e.data, dict) else None
                 log_id = found if isinstance(found, str) else None
+            elif e.kind == "action":
+                actions.append(e.data)
             else:
                 events.append({"type": e.type, "data": e.data})
-    return ExportSource(g.status, players, events, g.started_at.isoformat(), log_id)
+    return ExportSource(
+        g.status,
+        players,
+        events,
+        g.started_at.isoformat(),
+        log_id,
+        variant,
+        rules,
+        g.seed,
+        g.first_dealer,
+        actions,
+    )
 
 
 def lobby_games(

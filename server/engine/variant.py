@@ -57,6 +57,10 @@ class Variant(Generic[State, Options, Obs]):
     # Options from a preset name or an object of overrides ({"preset": name, ...}).
     options: Callable[[str | Mapping[str, Any] | None], Options]
     options_dict: Callable[[Options], dict[str, Any]]
+    options_of: Callable[[State], Options]  # the options a game is played under
+    # The seat given to new_game (riichi: the first dealer; Nanchang: who rolls for it):
+    # with the options, the seed and the log, it replays the game.
+    start_seat: Callable[[State], int]
     new_game: Callable[[Options, bytes, int], State]
     start_events: Callable[[State], Sequence[Event]]
     legal: Callable[[State, int], list[Action]]
@@ -73,7 +77,6 @@ class Variant(Generic[State, Options, Obs]):
     describe: Callable[[RoundSummary], tuple[str, ...]]
     # The tile a seat has just drawn, if any (the default discard of a timed-out turn).
     drawn: Callable[[State, int], int | None]
-    replay: Callable[[Options, bytes, Sequence[Action | None], int], State]
     check_invariants: Callable[[State], None]
     clone: Callable[[State], State]  # an independent copy (self-play tries actions on one)
     # What each seat is shown after a transition (the events of it), checked

@@ -30,7 +30,7 @@ from server.engine.riichi.rules import RuleSet
 from server.records.load import parse_log
 from server.records.mjlog import looks_like_mjlog
 from server.records.model import LoggedGame, LoggedRound, RecordError, Step, StepType
-from server.records.record import GameRecord
+from server.records.record import GameRecord, replayed
 from server.records.verify import _RoundReplay, rules_for
 from server.wire.codec import codec_for
 from server.wire.riichi import event_json, standing_json
@@ -220,12 +220,7 @@ def import_log(data: bytes, source: str = "<upload>") -> ImportedGame:
 
 def record_events(record: GameRecord) -> list[EventJson]:
     """The full event stream of one of our own games, rebuilt from its record (R6)."""
-    v = record.variant
-    st = v.new_game(record.rules, record.seed, record.first_dealer)
-    events: list[Event] = list(v.start_events(st))
-    for i, a in enumerate(record.actions):
-        try:
-            events.extend(v.next_round(st) if a is None else v.apply(st, a))
-        except ValueError as exc:
-            raise RecordError(f"actions[{i}] ({a!r}): {exc}") from None
-    return _json(events, codec_for(v).event_json)
+    events: list[Event] = []
+    for _, step in replayed(record):
+        events.extend(step.events)
+    return _json(events, codec_for(record.variant).event_json)

@@ -15,12 +15,14 @@ Version 1 records (before other games) are four-player riichi and load as such.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections import deque
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from server.engine import AnyVariant, IllegalAction, find_variant
 from server.engine.actions import Action
+from server.engine.replay import Step, steps
 from server.records.model import RecordError
 from server.wire.actions import action_json, parse_action
 
@@ -47,7 +49,14 @@ class GameRecord:
         names = tuple(str(x) for x in players) if players is not None else ("",) * variant.seats
         if len(names) != variant.seats:
             raise ValueError(f"players must name {variant.seats} seats")
-        return cls(variant, state.rules, state.seed, state.first_dealer, names, tuple(state.log))
+        return cls(
+            variant,
+            variant.options_of(state),
+            state.seed,
+            variant.start_seat(state),
+            names,
+            tuple(state.log),
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -128,22 +137,24 @@ class GameRecord:
         return cls.from_json(data)
 
 
-def replay(record: GameRecord) -> Any:
-    """Rebuild the game with the variant's replay; RecordError names the first bad action."""
-    v = record.variant
-    try:
-        return v.replay(record.rules, record.seed, list(record.actions), record.first_dealer)
-    except (IllegalAction, ValueError):
-        pass
-    # Replay again step by step only to say which action the engine refused.
-    st = v.new_game(record.rules, record.seed, record.first_dealer)
-    for i, a in enumerate(record.actions):
+def replayed(record: GameRecord) -> Iterator[tuple[Any, Step]]:
+    """The record's replay step by step (``server.engine.replay``); RecordError names
+    the action the engine refused."""
+    it = steps(record.variant, record.rules, record.seed, list(record.actions), record.first_dealer)
+    i = 0
+    while True:
         try:
-            if a is None:
-                v.next_round(st)
-            else:
-                v.apply(st, a)
+            state, step = next(it)
+        except StopIteration:
+            return
         except (IllegalAction, ValueError) as exc:
+            a = record.actions[i] if i < len(record.actions) else None
             what = NEXT_ROUND if a is None else repr(a)
             raise RecordError(f"actions[{i}] ({what}): {exc}") from None
-    raise RecordError("replay failed but no single action was refused")  # pragma: no cover
+        i = step.index + 1
+        yield state, step
+
+
+def replay(record: GameRecord) -> Any:
+    """Rebuild the game; RecordError names the first bad action."""
+    return deque(replayed(record), maxlen=1)[0][0]

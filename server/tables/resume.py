@@ -13,7 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from server.engine import AnyVariant, Event, IllegalAction
+from server.engine import Action, AnyVariant, IllegalAction
+from server.engine.replay import steps
 from server.wire.actions import parse_action
 
 # Events that older versions recorded and this one no longer emits (the public
@@ -39,31 +40,34 @@ def rebuild(
     rows: Sequence[tuple[str, str, dict[str, Any]]],
 ) -> Rebuilt:
     """The state after the recorded ``rows`` ((kind, type, data) in record order)."""
-    state = variant.new_game(rules, seed, first_dealer)
-    produced: list[Event] = list(variant.start_events(state))
+    actions: list[Action | None] = []
+    for i, (kind, _type, data) in enumerate(rows):
+        if kind == "action":
+            try:
+                actions.append(parse_action(data, seats=variant.seats))
+            except ValueError as exc:
+                raise ResumeError(f"record row {i}: {exc}") from None
     recorded_all = [t for kind, t, _ in rows if kind == "event"]
     recorded = [t for t in recorded_all if t not in _RETIRED]
-    for i, (kind, _type, data) in enumerate(rows):
-        if kind != "action":
-            continue
-        if variant.phase(state) == "round_end":
-            produced.extend(variant.next_round(state))
-        try:
-            action = parse_action(data, seats=variant.seats)
-            produced.extend(variant.apply(state, action))
-        except (ValueError, IllegalAction) as exc:
-            raise ResumeError(f"record row {i}: {exc}") from None
+    produced: list[str] = []
+    replayed = steps(variant, rules, seed, actions, first_dealer, auto_next=True)
+    try:
+        state, step = next(replayed)  # the deal: the state object is the same throughout
+        produced += [ev.type for ev in step.events]
+        for _, step in replayed:
+            produced += [ev.type for ev in step.events]
+    except (ValueError, IllegalAction) as exc:
+        raise ResumeError(f"recorded action {len(produced)}: {exc}") from None
     # The next round may have been dealt after the last recorded action.
     if variant.phase(state) == "round_end" and len(recorded) > len(produced):
-        produced.extend(variant.next_round(state))
-    types = [ev.type for ev in produced]
-    if types != recorded:
+        produced += [ev.type for ev in variant.next_round(state)]
+    if produced != recorded:
         at = next(
-            (j for j, (a, b) in enumerate(zip(types, recorded, strict=False)) if a != b),
-            min(len(types), len(recorded)),
+            (j for j, (a, b) in enumerate(zip(produced, recorded, strict=False)) if a != b),
+            min(len(produced), len(recorded)),
         )
         raise ResumeError(
-            f"replay gives {len(types)} events, the record has {len(recorded)}; "
+            f"replay gives {len(produced)} events, the record has {len(recorded)}; "
             f"first difference at event {at + 1}"
         )
     return Rebuilt(state, len(recorded_all))

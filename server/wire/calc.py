@@ -26,10 +26,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from server.engine import resolve_rules
 from server.engine.melds import Meld
 from server.engine.riichi.rules import RulesError, RuleSet, resolve
 from server.engine.riichi.scoring import ScoreError, WinContext, WinResult, score_hand
 from server.engine.tiles import EAST, WIND_LETTERS, Tile, TileError, parse_tile, parse_tiles
+from server.wire import nanchang_calc
 from server.wire.riichi import hand_json
 
 BOOL_FIELDS = (
@@ -181,7 +183,18 @@ def result_json(r: WinResult) -> dict[str, Any]:
 
 
 def score_request(obj: Any) -> dict[str, Any]:
-    """Score one request object; never raises for bad input (returns an error object)."""
+    """Score one request object; never raises for bad input (returns an error object).
+
+    A request whose ``rules`` name a Nanchang preset is a Nanchang hand
+    (``server/wire/nanchang_calc.py``).
+    """
+    if isinstance(obj, dict) and obj.get("rules") is not None:
+        try:
+            variant, options = resolve_rules(obj["rules"])
+        except (ValueError, TypeError) as exc:
+            return error("bad_input", f"rules: {exc}", "rules")
+        if variant.key == "nanchang":
+            return nanchang_calc.score_request(obj, options)
     try:
         tiles, melds, ctx, rules = parse_request(obj)
     except _InputError as exc:

@@ -8,7 +8,7 @@ from typing import Any
 
 from server.engine.events import Event, Standing
 from server.engine.nanchang.events import RoundEnded, mask
-from server.engine.nanchang.game import apply, final, new_game, next_round, replay, waiting_on
+from server.engine.nanchang.game import apply, final, new_game, next_round, waiting_on
 from server.engine.nanchang.invariants import check_invariants, check_view
 from server.engine.nanchang.legal import legal_actions
 from server.engine.nanchang.observation import NanchangObservation, observe
@@ -80,6 +80,14 @@ def _describe(summary: RoundSummary) -> tuple[str, ...]:
     return tuple(tags)
 
 
+def _options_of(g: NanchangGame) -> NanchangOptions:
+    return g.options
+
+
+def _roller(g: NanchangGame) -> int:
+    return g.roller
+
+
 def _rounds(g: NanchangGame) -> Sequence[RoundSummary]:
     return [_summary(r) for r in g.round_results]
 
@@ -119,6 +127,8 @@ NANCHANG: Variant[NanchangGame, NanchangOptions, NanchangObservation] = Variant(
     default_preset="nanchang",
     options=_options,
     options_dict=_options_dict,
+    options_of=_options_of,
+    start_seat=_roller,
     new_game=new_game,
     start_events=_start_events,
     legal=legal_actions,
@@ -132,7 +142,6 @@ NANCHANG: Variant[NanchangGame, NanchangOptions, NanchangObservation] = Variant(
     rounds=_rounds,
     describe=_describe,
     drawn=_drawn,
-    replay=replay,
     check_invariants=check_invariants,
     clone=_clone,
     check_view=check_view,

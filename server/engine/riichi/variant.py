@@ -12,7 +12,6 @@ from server.engine.riichi.game import (
     legal_actions,
     new_game,
     next_round,
-    replay,
     waiting_on,
 )
 from server.engine.riichi.invariants import check_invariants, check_view
@@ -44,6 +43,14 @@ def _options(
         return rules
 
     return options
+
+
+def _rules_of(st: GameState) -> RuleSet:
+    return st.rules
+
+
+def _first_dealer(st: GameState) -> int:
+    return st.first_dealer
 
 
 def _start_events(st: GameState) -> Sequence[Event]:
@@ -88,6 +95,8 @@ def _riichi_variant(
         default_preset=names[0],
         options=_options(presets, names[0]),
         options_dict=RuleSet.to_dict,
+        options_of=_rules_of,
+        start_seat=_first_dealer,
         new_game=new_game,
         start_events=_start_events,
         legal=legal_actions,
@@ -101,7 +110,6 @@ def _riichi_variant(
         rounds=_rounds,
         describe=_describe,
         drawn=_drawn,
-        replay=replay,
         check_invariants=check_invariants,
         clone=GameState.clone,
         check_view=check_view,
