@@ -322,6 +322,12 @@ class RoundReplay:
             parts.append("4th kan by 2+ players")
         if st.riichi[seat]:
             parts.append("in riichi")
+            c = st.counts(seat)
+            for k in (k for k in range(34) if c[k] == 4):
+                rest = list(c)
+                rest[k] = 0
+                kept = sorted(waits(rest)) == sorted(st.waits[seat])
+                parts.append(f"an ankan of 4 would {'keep' if kept else 'change'} the waits")
         if st.live_left() == 0:
             parts.append("wall empty")
         return ", ".join(parts)

@@ -250,6 +250,15 @@ SCENARIOS: tuple[Scenario, ...] = (
         plans={0: ("riichi 1m",)},
         reaches={"majsoul": "reach", "tenhou": "reach"},
     ),
+    # R14: the dealer declares riichi on 2234555888m123s (waits 2m 5m) and draws the
+    # fourth 5m: the ankan keeps the waits, but 555m also reads as 55m + 345m.
+    Scenario(
+        "ankan in riichi that keeps the waits",
+        hands=("2234555888m123s", "1379m1379p1379s1z", "4466p4466s11223z", "7799p7799s44556z"),
+        draws="9p7z7z7z0m",
+        plans={0: ("riichi 9p",)},
+        reaches={"majsoul": "hora", "tenhou": "hora"},
+    ),
     # R9 / R18: the dealer's first discard (5p, drawn) is ronned by all three others:
     # three wins under Mahjong Soul, an abortive draw under Tenhou.
     Scenario(

@@ -77,6 +77,17 @@ PENDING_ISSUE_11: dict[Key, str] = {
     "ends the game, even when another seat has 30000 (Tenhou: the West round is played like "
     "all-last); fix: server/engine/game.py GameState._game_over checks rr.renchan before "
     "'the extension ends as soon as someone reaches the return points'",
+    **{
+        (
+            f"offer ankan: riichienv only (after {d}, in riichi, an ankan of 4 would keep the "
+            "waits)",
+            None,
+        ): "a rules question, not an engine bug: R14 (seed 000 #34) allows an ankan in riichi "
+        "only when its three tiles can be read only as a triplet; Tenhou allows it whenever "
+        "the waits stay the same (mj-news.net/?p=37910), as riichienv does under both rules; "
+        "a preset option (tenhou: waits only) in RULES.md and GameState._riichi_ankan_ok"
+        for d in ("draw", "rinshan draw")
+    },
     ("dora indicators: ours shows more (ankan robbed by chankan)", "majsoul"): "R12: a kan "
     "robbed by chankan never stands, so its dora is not turned over; ours turns the ankan's "
     "over before the kokushi chankan window (no points change: the robber has a yakuman); "
