@@ -22,18 +22,27 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from server.engine.actions import Action, ActionType, Event, IllegalAction
-from server.engine.game import (
+from server.engine.actions import Action, ActionType, IllegalAction
+from server.engine.events import Event
+from server.engine.riichi import (
+    Call,
+    Discard,
+    Draw,
+    GameEnd,
     GameState,
+    Kan,
+    RiichiAccepted,
     RoundResult,
-    WinRecord,
+    RuleSet,
+    Winner,
     apply,
+    at_round,
     legal_actions,
     next_round,
+    preset,
     waiting_on,
 )
-from server.engine.rules import RuleSet, preset
-from server.engine.shanten import waits
+from server.engine.riichi.shanten import waits
 from server.engine.tiles import kind, sort_key, tile_of_id, tile_str, tiles_str
 from server.records.mjai_read import read_mjai
 from server.records.model import DrawType, LoggedGame, LoggedRound, StepType
@@ -56,7 +65,6 @@ PRESET = {"tenhou": "tenhou", "majsoul": "majsoul"}
 _PRIORITY = {RON: 0, PON: 1, DAIMINKAN: 1, CHI: 2}
 _KAN_ACTIONS = (ActionType.ANKAN, ActionType.KAKAN, ActionType.DAIMINKAN)
 _WIND = "ESWN"
-_TILES = {tile_str(t): t for t in range(37)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,7 +131,7 @@ class RoundReplay:
         self.report = report
         self.rules = rules
         self.where = ""
-        self.draws: list[tuple[int, str, bool]] = []  # our engine's draws: seat, tile, rinshan
+        self.draws: list[tuple[int, int, bool]] = []  # our engine's draws: seat, tile, rinshan
         self.riichi_paid = [0, 0, 0, 0]
         self.last = "deal"  # what happened last in our engine, for the categories
         self.root: str | None = None  # the round's first difference that changes its result
@@ -155,7 +163,7 @@ class RoundReplay:
     # -- driving ----------------------------------------------------------------
     def run(self) -> None:
         r = self.r
-        self.st = GameState.at_round(
+        self.st: GameState = at_round(
             self.rules,
             round_wind=r.round_wind,
             dealer=r.dealer,
@@ -192,15 +200,16 @@ class RoundReplay:
 
     def note(self, events: list[Event]) -> None:
         for e in events:
-            t = e.type
-            if t == "draw":
-                d = e.data
-                self.draws.append((d["seat"], d["tile"], bool(d["rinshan"])))
-                self.last = "rinshan draw" if d["rinshan"] else "draw"
-            elif t == "riichi_accepted":
-                self.riichi_paid[e.data["seat"]] += 1000
-            elif t in ("discard", "call", "kan"):
-                self.last = e.data.get("meld", t) if t != "discard" else "discard"
+            if isinstance(e, Draw):
+                assert e.tile is not None
+                self.draws.append((e.seat, e.tile, e.rinshan))
+                self.last = "rinshan draw" if e.rinshan else "draw"
+            elif isinstance(e, RiichiAccepted):
+                self.riichi_paid[e.seat] += 1000
+            elif isinstance(e, Discard):
+                self.last = "discard"
+            elif isinstance(e, Call | Kan):
+                self.last = e.meld.type.value
 
     def do(self, a: Action) -> None:
         try:
@@ -220,18 +229,23 @@ class RoundReplay:
             if mine != kinds:
                 self.offer_diff(s, mine, kinds)
         riichi_seat = None
-        for s, a in sorted(d.chosen.items(), key=lambda x: (_PRIORITY.get(x[1][0], 3), x[0])):
+        chosen = d.chosen
+        if len(chosen) > 1:
+            chosen = dict(sorted(chosen.items(), key=lambda x: (_PRIORITY.get(x[1][0], 3), x[0])))
+        fresh = True  # ``ours`` still describes the state (nothing applied yet)
+        for s, a in chosen.items():
             if a[0] == RIICHI:
                 riichi_seat = s
                 continue
-            if s not in waiting_on(self.st):
-                if s in ours or a[0] == PASS:
-                    continue  # our engine resolved the window without this answer
+            if s not in (ours if fresh else waiting_on(self.st)):
+                if a[0] == PASS or s in ours:
+                    continue  # not asked, or our engine resolved the window without it
                 raise _Diverged(
                     f"refused: {KIND_NAMES[a[0]]} not offered by ours",
                     f"riichienv's seat {s} chose {KIND_NAMES[a[0]]} {a}; {self.hands([s])}",
                 )
-            mine = our_action(s, a, legal_actions(self.st, s))
+            mine = our_action(s, a, ours[s] if fresh else legal_actions(self.st, s))
+            fresh = False
             if mine is None:
                 raise _Diverged(
                     f"refused: {KIND_NAMES[a[0]]} ({self.last})",
@@ -339,7 +353,7 @@ class RoundReplay:
             for s in self.r.steps
             if s.type is StepType.DRAW and s.tile is not None
         ]
-        got = [(s, _TILES[t], rs) for s, t, rs in self.draws]
+        got = self.draws
         if got != want:
             i = next((i for i, (a, b) in enumerate(zip(got, want, strict=False)) if a != b), None)
             i = min(len(got), len(want)) if i is None else i
@@ -402,7 +416,7 @@ class RoundReplay:
                     f"riichienv {list(d.deltas)}, ours {list(got_d)}; {self.hands(range(4))}",
                 )
 
-    def pao_context(self, wr: WinRecord, theirs: tuple[int, ...]) -> str:
+    def pao_context(self, wr: Winner, theirs: tuple[int, ...]) -> str:
         """Tell pao differences apart: several yakuman, or only who pays the honba."""
         if wr.pao is None:
             return ""
@@ -479,12 +493,12 @@ class RoundReplay:
                 f"{self.end_context(rr)}",
             )
             return
-        end = next(e for e in events if e.type == "game_end")
-        if list(end.data["scores"]) != list(self.g.scores):
-            self.diff("final scores", f"riichienv {self.g.scores}, ours {end.data['scores']}")
+        end = next(e for e in events if isinstance(e, GameEnd))
+        if list(end.scores) != list(self.g.scores):
+            self.diff("final scores", f"riichienv {self.g.scores}, ours {list(end.scores)}")
         ranks = [0, 0, 0, 0]
-        for f in end.data["final"]:
-            ranks[f["seat"]] = f["rank"]
+        for f in end.final:
+            ranks[f.seat] = f.rank
         if ranks != list(self.g.ranks):
             self.diff("final placement", f"riichienv {self.g.ranks}, ours {ranks}")
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from server.engine.rules import preset
+from server.engine.riichi.rules import preset
 from server.records.importer import record_events
 from server.records.mjai import dumps_mjai, export_mjai
 from server.records.mjai_read import looks_like_mjai, mjai_tile, read_mjai
