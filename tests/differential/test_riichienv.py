@@ -159,9 +159,9 @@ def test_a_wrong_rule_shows_as_differences() -> None:
 def test_our_presets_have_riichienvs_rule_options(rules: str) -> None:
     """riichienv's 4-player red hanchan: 25000 start, 30000 return (West round until
     someone has it, at most West 4), tobi below 0, kuitan, kuikae forbidden, nagashi
-    mangan, the five abortive draws, agari-yame; its GameRule flags below. It has no
-    uma (its ``points()`` is a table of its own), so placements and scores are compared
-    and the uma is not."""
+    mangan, the five abortive draws, agari- and tenpai-yame; its GameRule flags below.
+    It has no uma (its ``points()`` is a table of its own), so placements and scores
+    are compared and the uma is not."""
     ours = preset(PRESET[rules])
     theirs = RULES[rules]()
     assert (ours.length, ours.red_fives, ours.kuitan) == ("hanchan", 3, True)
@@ -176,6 +176,10 @@ def test_our_presets_have_riichienvs_rule_options(rules: str) -> None:
     ):
         assert getattr(theirs, flag) is ours.double_yakuman, flag
     assert theirs.sanchaho_is_draw is (ours.multiple_ron == "double")
+    assert theirs.allows_ron_on_ankan_for_kokushi_musou is ours.kokushi_ankan_chankan
+    assert theirs.yakuman_pao_is_liability_only is not ours.pao_whole_hand
+    # riichienv always has tenpai-yame; the tenhou preset does not (KNOWN above)
+    assert ours.tenpai_yame is (rules != "tenhou")
 
 
 def test_every_listed_difference_has_its_reason() -> None:
