@@ -223,10 +223,13 @@ class RoundReplay:
     def decision(self, d: Decision) -> int | None:
         """Compare the offers, apply the choices; the seat that chose riichi, if any."""
         theirs = {s: {KIND_NAMES[k] for k in kinds} for s, kinds in d.offers.items()}
-        ours = self.pass_extra(theirs)
+        ours = self.offers()
+        for s in theirs.keys() - ours.keys():  # seats only riichienv asks, reported first
+            self.offer_diff(s, set(), theirs[s])
+        ours = self.pass_extra(theirs, ours)
         for s, kinds in theirs.items():
             mine = {a.type.value for a in ours.get(s, ())}
-            if mine != kinds:
+            if mine != kinds and s in ours:
                 self.offer_diff(s, mine, kinds)
         riichi_seat = None
         chosen = d.chosen
@@ -255,10 +258,12 @@ class RoundReplay:
             self.do(mine)
         return riichi_seat
 
-    def pass_extra(self, theirs: dict[int, set[str]]) -> dict[int, list[Action]]:
+    def pass_extra(
+        self, theirs: dict[int, set[str]], ours: dict[int, list[Action]] | None = None
+    ) -> dict[int, list[Action]]:
         """Report the seats only we ask and answer pass for them (as riichienv's players
         could only have done); our offers once only the seats riichienv asks are left."""
-        ours = self.offers()
+        ours = self.offers() if ours is None else ours
         extra = [s for s in ours if s not in theirs]
         while extra:
             for s in extra:

@@ -144,15 +144,27 @@ def test_stacked_wall_rounds(scenario: Scenario, rules: str) -> None:
 
 
 def test_a_wrong_rule_shows_as_differences() -> None:
-    """The comparison is not blind: replayed without kuitan or nagashi mangan, the same
-    games differ from riichienv's (open tanyao wins refused, nagashi payments missing)."""
-    games = [play(seed, "tenhou") for seed in seeds_for("tenhou", 0, 20)]
-    cats: set[str] = set()
-    for g in games:
-        wrong = preset("tenhou").with_overrides(kuitan=False, nagashi_mangan=False)
-        cats |= {d.category for d in replay_game(g, wrong).differences}
-    assert any(c.startswith("offer ron: riichienv only") for c in cats), cats
-    assert any(classify(c, "tenhou") == "UNEXPLAINED" for c in cats), cats
+    """The comparison is not blind: replayed under a rule riichienv does not play, the
+    same rounds differ (the offers, a result, the payments), and nothing lists those."""
+    by_name = {s.name: s for s in SCENARIOS}
+    cases = [
+        # kokushi may rob the ankan: we offer a ron riichienv's Tenhou rules do not
+        ("kokushi robs an ankan", "tenhou", {"kokushi_ankan_chankan": True}),
+        # three rons win: riichienv's Tenhou rules abort the round
+        ("triple ron", "tenhou", {"multiple_ron": "triple"}),
+        # pao answers for the whole hand: riichienv's Mahjong Soul rules split it
+        ("pao tsumo on daisangen + tsuuiisou", "majsoul", {"pao_whole_hand": True}),
+    ]
+    for name, rules, wrong in cases:
+        game = play_scenario(by_name[name], rules)
+        s = Summary(rules)
+        s.add(replay_game(game, preset(PRESET[rules]).with_overrides(**wrong)))
+        assert unexplained(s), (name, dict(s.categories))
+    # and a whole hanchan without kuitan: open tanyao wins are not offered to us
+    s = Summary("tenhou")
+    for seed in seeds_for("tenhou", 0, 8):
+        s.add(replay_game(play(seed, "tenhou"), preset("tenhou").with_overrides(kuitan=False)))
+    assert any(c.startswith("offer ron: riichienv only") for c in s.categories), s.categories
 
 
 @pytest.mark.parametrize("rules", ["tenhou", "majsoul"])
