@@ -13,6 +13,7 @@ furiten) so that a few hundred games reach them.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -226,20 +227,18 @@ def agents_for(seed: int) -> tuple[str, str, str, str]:
 
 
 MAX_STEPS = 20000
+Chooser = Callable[[int, Any, list[Any]], Any]  # (seat, observation, legal actions) -> action
 
 
-def play(seed: int, rules: str) -> PlayedGame:
-    """One riichienv hanchan (4 players, red fives) under its ``rules`` preset."""
-    names = agents_for(seed)
-    env = rv.RiichiEnv(game_mode="4p-red-half", seed=seed, rule=RULES[rules]())
-    agents = [Agent(PROFILES[n], seed * 4 + s) for s, n in enumerate(names)]
-    game = PlayedGame(seed, rules, names)
-    obs = env.reset()
+def run_env(env: Any, obs: Any, game: PlayedGame, choose: Chooser, one_round: bool) -> None:
+    """Step ``env`` until the game ends (or, with ``one_round``, the round does),
+    recording every decision into ``game`` and riichienv's log and scores after it."""
+    start = (env.round_wind, env.oya, env.honba)
     riichi_seat: int | None = None
     for _ in range(MAX_STEPS):
-        if env.done():
-            break
         key = (env.round_wind, env.oya, env.honba)
+        if env.done() or (one_round and key != start):
+            break
         offers: dict[int, frozenset[int]] = {}
         chosen: dict[int, RvAction] = {}
         step: dict[int, Any] = {}
@@ -248,7 +247,7 @@ def play(seed: int, rules: str) -> PlayedGame:
             acts = o.legal_actions()
             if not acts:
                 continue
-            a = agents[seat].act(seat, o.hand, acts, env)
+            a = choose(seat, o, acts)
             offers[seat] = frozenset(int(x.action_type) for x in acts)
             if riichi_seat == seat:
                 riichi_tiles = tuple(x.tile for x in acts if int(x.action_type) == DISCARD)
@@ -258,8 +257,22 @@ def play(seed: int, rules: str) -> PlayedGame:
         game.decisions.append(Decision(key, offers, chosen, riichi_tiles))
         obs = env.step(step)
     else:
-        raise RuntimeError(f"riichienv game {seed} ({rules}) did not end in {MAX_STEPS} steps")
+        raise RuntimeError(f"riichienv game {game.seed} did not end in {MAX_STEPS} steps")
     game.events = list(env.mjai_log)
     game.scores = list(env.scores())
     game.ranks = list(env.ranks())
+    game.complete = env.done()
+
+
+def play(seed: int, rules: str) -> PlayedGame:
+    """One riichienv hanchan (4 players, red fives) under its ``rules`` preset."""
+    names = agents_for(seed)
+    env = rv.RiichiEnv(game_mode="4p-red-half", seed=seed, rule=RULES[rules]())
+    agents = [Agent(PROFILES[n], seed * 4 + s) for s, n in enumerate(names)]
+    game = PlayedGame(seed, rules, names)
+
+    def choose(seat: int, o: Any, acts: list[Any]) -> Any:
+        return agents[seat].act(seat, o.hand, acts, env)
+
+    run_env(env, env.reset(), game, choose, one_round=False)
     return game

@@ -36,10 +36,8 @@ from tests.differential.riichienv_play import (
     RON,
     RULES,
     TSUMO,
-    Decision,
     PlayedGame,
-    RvAction,
-    plain,
+    run_env,
 )
 
 _RED_IDS = {RED_5M: 16, RED_5M + 1: 52, RED_5M + 2: 88}
@@ -164,32 +162,11 @@ def play_scenario(s: Scenario, rules: str, seed: int = 0) -> PlayedGame:
     )
     agents = [ScriptAgent(s.plans.get(i, ()), s.discards.get(i, "")) for i in range(4)]
     game = PlayedGame(seed, rules, ("script",) * 4)
-    key = (env.round_wind, env.oya, env.honba)
-    riichi_seat: int | None = None
-    for _ in range(1000):
-        if env.done() or (env.round_wind, env.oya, env.honba) != key:
-            break
-        offers: dict[int, frozenset[int]] = {}
-        chosen: dict[int, RvAction] = {}
-        step: dict[int, Any] = {}
-        riichi_tiles: tuple[int, ...] = ()
-        for seat, o in obs.items():
-            acts = o.legal_actions()
-            if not acts:
-                continue
-            a = agents[seat].act(acts, env.drawn_tile if seat == env.current_player else None)
-            offers[seat] = frozenset(int(x.action_type) for x in acts)
-            if riichi_seat == seat:
-                riichi_tiles = tuple(x.tile for x in acts if int(x.action_type) == DISCARD)
-            chosen[seat] = plain(a)
-            step[seat] = a
-        riichi_seat = next((s for s, a in chosen.items() if a[0] == RIICHI), None)
-        game.decisions.append(Decision(key, offers, chosen, riichi_tiles))
-        obs = env.step(step)
-    game.events = list(env.mjai_log)
-    game.scores = list(env.scores())
-    game.ranks = list(env.ranks())
-    game.complete = env.done()
+
+    def choose(seat: int, o: Any, acts: list[Any]) -> Any:
+        return agents[seat].act(acts, env.drawn_tile if seat == env.current_player else None)
+
+    run_env(env, obs, game, choose, one_round=True)
     return game
 
 
