@@ -12,8 +12,10 @@ games and prints how often each rare situation occurred.
 
 Every difference must be listed below: ``KNOWN`` holds riichienv's own
 deviations from the real rules, each with its reason (this is the only place
-they are listed); ``PENDING_ISSUE_11`` the ones our engine gets wrong today
-(issue 11's items, and what this test found besides), removed with each fix.
+they are listed); ``PENDING_ISSUE_11`` the ones our engine still has (issue 11's
+six items were there until main fixed them; what is left this test found), each
+removed with its fix. Seeds, rounds and hands to reproduce a difference are in
+the failure message; ``bench/differential.py --show SEED`` replays one game.
 """
 
 from __future__ import annotations
