@@ -40,6 +40,11 @@ KNOWN: dict[Key, str] = {
         "tenhou",
     ): "riichienv's Tenhou rules have tenpai-yame; real Tenhou games play on (RULES.md presets)",
     (
+        "game end: riichienv ends, ours plays on (West round, the dealer keeps the deal)",
+        "tenhou",
+    ): "the same tenpai-yame in the West round: the dealer, first, kept the deal by tenpai; "
+    "Tenhou plays each West hand like all-last (R25), with no tenpai-yame",
+    (
         "dora indicators: riichienv shows more"
         " (a kakan robbed by chankan after an earlier open kan)",
         None,
@@ -55,31 +60,11 @@ KNOWN: dict[Key, str] = {
 # Temporary: each entry goes with its fix. Issue 11's six items (karaten in melds,
 # pao with several yakuman, riichi on a fifth-copy wait, calls after the fourth kan,
 # chankan on an ankan for kokushi, tenpai-yame) were listed here until main fixed
-# them; these were found by this test besides.
-PENDING_ISSUE_11: dict[Key, str] = {
-    (
-        "game end: ours ends, riichienv plays on (West round, the dealer keeps the deal)",
-        None,
-    ): "R25: in the West round a dealer who keeps the deal plays on unless agari-/tenpai-yame "
-    "ends the game, even when another seat has the return points (Tenhou plays the West "
-    "round like all-last); fix: server/engine/riichi/end.py _game_over checks rr.renchan "
-    "before 'the extension ends as soon as someone reaches the return points'",
-    ("dora indicators: ours shows more (ankan robbed by chankan)", "majsoul"): "R12: a kan "
-    "robbed by chankan never stands, so its dora is not turned over; ours turns the ankan's "
-    "over before the kokushi chankan window (no points change: the robber has a yakuman); "
-    "fix: server/engine/riichi/kan.py ankan reveals it after that window, as kakan does",
-    **{
-        (
-            f"offer ankan: riichienv only (after {d}, in riichi, an ankan of 4 would keep the "
-            "waits)",
-            None,
-        ): "a rules question, not an engine bug: R14 (seed 000 #34) allows an ankan in riichi "
-        "only when its three tiles can be read only as a triplet; Tenhou allows it whenever "
-        "the waits stay the same (mj-news.net/?p=37910), as riichienv does under both rules; "
-        "a preset option (tenhou: waits only) in RULES.md and riichi/legal.py _riichi_ankan_ok"
-        for d in ("draw", "rinshan draw")
-    },
-}
+# them, then three more this test found (R25: a West-round dealer who keeps the deal
+# plays on; R12: a robbed ankan's dora is never turned; R14: Tenhou's and Mahjong
+# Soul's ankan in riichi asks only that the waits stay, the preset option
+# riichi_ankan_triplet_only).
+PENDING_ISSUE_11: dict[Key, str] = {}
 
 FOLLOWS = " (follows: "
 

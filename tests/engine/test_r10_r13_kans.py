@@ -98,9 +98,11 @@ ANKAN_HANDS = [
 def test_r12_ankan_can_be_robbed_only_for_kokushi() -> None:
     st = game(ANKAN_HANDS, draws="8m", rinshan="3s")
     evs = act(st, 0, "ankan", "1m")
-    assert ev(evs, "new_dora")  # ankan dora at once
+    # a kan that may be robbed does not stand yet: its dora waits for the window
+    assert not ev(evs, "new_dora") and st.dora_count == 1
     assert waiting_on(st) == frozenset({1})  # seat 2's normal hand may not rob it
     evs = act(st, 1, "ron")
+    assert not ev(evs, "new_dora") and st.dora_count == 1  # robbed: it never stood
     (w,) = ev(evs, "agari")[0].data["winners"]
     assert w["yakuman"] == [{"id": "kokushi", "multiplier": 1}]
     assert ev(evs, "agari")[0].data["deltas"] == [-32000, 32000, 0, 0]
@@ -112,6 +114,9 @@ def test_r12_ankan_passed_by_kokushi_goes_on_with_rinshan() -> None:
     evs = act(st, 1, "pass")
     (d,) = ev(evs, "draw")
     assert d.data["rinshan"] and d.data["tile"] == "3s"
+    # it stands: its dora turns at once, before the rinshan draw
+    kinds = [e.type for e in evs]
+    assert kinds.index("new_dora") < kinds.index("draw") and st.dora_count == 2
 
 
 def test_r7_rinshan_kaihou_after_ankan() -> None:

@@ -4,6 +4,7 @@ import pytest
 
 from server.engine.actions import IllegalAction
 from server.engine.riichi import apply, legal_actions
+from server.engine.riichi.rules import preset
 from server.engine.tiles import parse_tile
 from tests.engine.scenario import act, action, ev, game, pass_all, tsumogiri, types
 
@@ -260,3 +261,20 @@ def test_r14_no_riichi_on_a_fifth_copy_wait() -> None:
     with pytest.raises(IllegalAction, match="all four"):
         apply(st, action(0, "riichi", "9m"))
     act(st, 0, "riichi", "1m")
+
+
+@pytest.mark.parametrize(("rules", "offered"), [("standard", False), ("tenhou", True)])
+def test_r14_ankan_after_riichi_that_keeps_the_waits_but_not_the_reading(
+    rules: str, offered: bool
+) -> None:
+    # 2234555m888m123s waits on 2m/5m; after an ankan of 5m (2234m888m123s) too, but
+    # 555m also reads as 5m + 55m: seed 000 #34 forbids it, Tenhou asks only the waits
+    hands = ["2234555m888m123s", "147p258s369s1357z", "147m369p147s2467z", "368m2p1z2z3z4z5z6z7z"]
+    ruleset = preset(rules).with_overrides(red_fives=0)
+    assert ruleset.riichi_ankan_triplet_only is not offered
+    st = game(hands, draws="2p" + "9p9p9p" + "5m", rules=ruleset)
+    act(st, 0, "riichi", "2p")
+    pass_all(st)
+    tsumogiri(st, 3)
+    assert st.drawn[0] is not None and st.tile(st.drawn[0]) == parse_tile("5m")
+    assert ("ankan" in types(st, 0)) is offered

@@ -307,3 +307,18 @@ def test_r24_pao_ron_of_two_yakuman_by_preset(rules, deltas: list[int]) -> None:
     evs += act(st, 1, "ron")
     w = _two_yakuman_win(evs)
     assert w["deltas"] == deltas
+
+
+def test_r25_a_west_round_dealer_who_keeps_the_deal_plays_on() -> None:
+    # West 1: the dealer (seat 0, not first) is tenpai at the draw, seat 1 has 30,000:
+    # Tenhou plays each West hand like all-last, so the dealer's repeat goes on
+    st = game(
+        rotate(TENPAI_DEALER, 0),
+        dealer=0,
+        round_wind=2,
+        scores=[20000, 31000, 25000, 24000],  # seat 1 pays 1000 and keeps 30,000
+    )
+    evs = tsumogiri(st, 70)
+    assert ev(evs, "ryuukyoku")[0].data["tenpai"] == [0]
+    next_round(st)
+    assert st.phase == "play" and (st.round_wind, st.kyoku, st.honba) == (2, 0, 1)

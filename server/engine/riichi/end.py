@@ -46,9 +46,8 @@ def _game_over(st: GameState, rr: RoundResult, nxt: tuple[int, int], last_wind: 
     all_last = (st.round_wind, st.kyoku) >= (last_wind, st.n - 1)
     if not all_last:
         return False
-    if st.round_wind > last_wind and reached:
-        return True  # the extension ends as soon as someone reaches the return points
     if rr.renchan:
+        # (in the West extension too: Tenhou plays each of its hands like all-last)
         # R25 agari-yame / tenpai-yame: the dealer kept the deal by merit and is top
         yame = rules.agari_yame if rr.kind == "agari" else rules.tenpai_yame
         return (
@@ -57,6 +56,8 @@ def _game_over(st: GameState, rr: RoundResult, nxt: tuple[int, int], last_wind: 
             and st.ranking()[0] == st.dealer
             and st.scores[st.dealer] >= target
         )
+    if st.round_wind > last_wind and reached:
+        return True  # the extension ends as soon as someone reaches the return points
     if nxt[0] > last_wind + 1 or not rules.west_extension:
         return True
     return reached

@@ -39,8 +39,6 @@ def ankan(st: GameState, s: int, k: Kind) -> list[Event]:
     st.touch(s)
     kan_common(st, s)
     events: list[Event] = [Kan(s, meld, None)]
-    events += reveal_pending(st)
-    events.append(reveal_dora(st))  # R12: ankan reveals at once
     update_waits(st, s)
     # R12: only kokushi may rob an ankan, where the rules allow it
     clear_claims(st)
@@ -107,12 +105,15 @@ def finish_kan(st: GameState, s: int) -> list[Event]:
     st.ippatsu = [False] * st.n
     st.uninterrupted = False
     events: list[Event] = []
+    # R12: an earlier kan's pending dora shows at this kan, only once it stands (a
+    # robbed kan never does); an ankan turns its own at once, a kakan after the
+    # kan player's discard (or the next kan)
+    events += reveal_pending(st)
     if st.kan_is_kakan:
-        # R12: an earlier kan's pending dora shows at this kan; Tenhou turns it
-        # only once the kakan stands (not when it is robbed)
-        events += reveal_pending(st)
         st.pending_dora = 1
         st.pending_dora_seat = s
+    else:
+        events.append(reveal_dora(st))
     st.kan_is_kakan = False
     events.append(draw(st, s, rinshan=True))
     return events

@@ -240,6 +240,8 @@ def _riichi_ankan_ok(st: GameState, seat: int, k: Kind) -> bool:
     after[k] -= 3
     if waits(after) != st.waits[seat]:
         return False
+    if not st.rules.riichi_ankan_triplet_only:
+        return True
     for w in st.waits[seat]:
         before[w] += 1
         readings = regular_readings(before)

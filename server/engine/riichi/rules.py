@@ -49,6 +49,10 @@ class RuleSet:
     pao_whole_hand: bool = True
     # R12: a kokushi tenpai seat may rob an ankan (not on Tenhou).
     kokushi_ankan_chankan: bool = True
+    # R14: an ankan in riichi must keep the waits, and (True, seed 000 #34) its three
+    # tiles must read only as a triplet in every winning hand; Tenhou and Mahjong
+    # Soul ask only that the waits stay the same (False).
+    riichi_ankan_triplet_only: bool = True
     sanrenkou: bool = False
     isshoku_sanjun: bool = False
     tobi: bool = True
@@ -117,6 +121,7 @@ _LEGACY: dict[str, bool | None] = {
     "tenpai_yame": None,
     "pao_whole_hand": False,
     "kokushi_ankan_chankan": True,
+    "riichi_ankan_triplet_only": True,
 }
 # (target_points, seats, tsumo_son came with sanma; their defaults are what records
 # stored before them were played under.)
@@ -143,6 +148,7 @@ def _validate(r: RuleSet) -> None:
         "pao",
         "pao_whole_hand",
         "kokushi_ankan_chankan",
+        "riichi_ankan_triplet_only",
         "sanrenkou",
         "isshoku_sanjun",
         "tobi",
@@ -182,12 +188,14 @@ PRESETS: dict[str, RuleSet] = {
         double_yakuman=False,
         tenpai_yame=False,  # real Tenhou games play on after the dealer's tenpai
         kokushi_ankan_chankan=False,
+        riichi_ankan_triplet_only=False,
     ),
     "majsoul": RuleSet(
         name="majsoul",
         uma=(15, 5, -5, -15),
         multiple_ron="triple",
         pao_whole_hand=False,
+        riichi_ankan_triplet_only=False,
     ),
     # Three players (docs/rules.md S1-S21): Tenhou's sanma rooms.
     "tenhou-sanma": RuleSet(
@@ -200,6 +208,7 @@ PRESETS: dict[str, RuleSet] = {
         double_yakuman=False,
         tenpai_yame=False,
         kokushi_ankan_chankan=False,
+        riichi_ankan_triplet_only=False,
     ),
     # Mahjong Soul's: no oka (the records' final points are (points - 35000) / 1000
     # + uma), 40000 to end the game.
@@ -212,6 +221,7 @@ PRESETS: dict[str, RuleSet] = {
         target_points=40000,
         uma=(15, 0, -15),
         pao_whole_hand=False,
+        riichi_ankan_triplet_only=False,
     ),
 }
 
