@@ -69,6 +69,7 @@ def start_round(st: GameState, wall: Wall | None) -> list[Event]:
     st.pending_dora = 0
     st.pending_dora_seat = None
     st.kan_is_kakan = False
+    st.ankan_dora_due = False
     st.pulling = False
     st.riichi = [False] * n
     st.double_riichi = [False] * n

@@ -39,23 +39,31 @@ def ankan(st: GameState, s: int, k: Kind) -> list[Event]:
     st.touch(s)
     kan_common(st, s)
     events: list[Event] = [Kan(s, meld, None)]
-    events += reveal_pending(st)
-    events.append(reveal_dora(st))  # R12: ankan reveals at once
     update_waits(st, s)
     # R12: only kokushi may rob an ankan, where the rules allow it
-    clear_claims(st)
-    st.claim_tile = ids[0]
-    st.claim_from = s
+    robbers: list[int] = []
     if st.rules.kokushi_ankan_chankan:
         for o in range(st.n):
             if o == s or k not in st.waits[o] or st.furiten(o):
                 continue
             c = st.counts(o)
             if sum(c) == 13 and shanten_kokushi(c) == 0:
-                res = st.score(o, st.tile(ids[0]), False, chankan=True)
-                if res is not None:
-                    st.claim_results[o] = res
-                    st.claim_options[o] = [RON_OF[o], PASS_OF[o]]
+                robbers.append(o)
+    if robbers and st.n == 3:
+        # S5: in sanma (Mahjong Soul's record of a kokushi robbing an ankan) the ankan's
+        # dora turns only once the ankan stands: in finish_kan
+        st.ankan_dora_due = True
+    else:
+        events += reveal_pending(st)
+        events.append(reveal_dora(st))  # R12: ankan reveals at once
+    clear_claims(st)
+    st.claim_tile = ids[0]
+    st.claim_from = s
+    for o in robbers:
+        res = st.score(o, st.tile(ids[0]), False, chankan=True)
+        if res is not None:
+            st.claim_results[o] = res
+            st.claim_options[o] = [RON_OF[o], PASS_OF[o]]
     st.kan_is_kakan = False
     if st.claim_options:
         st.step = S_CHANKAN
@@ -107,6 +115,10 @@ def finish_kan(st: GameState, s: int) -> list[Event]:
     st.ippatsu = [False] * st.n
     st.uninterrupted = False
     events: list[Event] = []
+    if st.ankan_dora_due:  # an ankan that kokushi could have robbed (sanma, S5)
+        st.ankan_dora_due = False
+        events += reveal_pending(st)
+        events.append(reveal_dora(st))
     if st.kan_is_kakan:
         # R12: an earlier kan's pending dora shows at this kan; Tenhou turns it
         # only once the kakan stands (not when it is robbed)
@@ -140,6 +152,7 @@ def nuki(st: GameState, s: int) -> list[Event]:
     clear_claims(st)
     st.claim_tile = tid
     st.claim_from = s
+    st.pulling = True  # a ron now is on the north set aside: never houtei (S12e)
     for o in range(st.n):
         if o == s or NORTH not in st.waits[o] or st.furiten(o):
             continue
@@ -152,7 +165,6 @@ def nuki(st: GameState, s: int) -> list[Event]:
             st.pass_winning_tile(o)  # R16: passing it is furiten, as any winning tile
     if st.claim_options:
         st.step = S_CHANKAN
-        st.pulling = True
         return events
     return events + finish_nuki(st, s)
 

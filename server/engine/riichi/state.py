@@ -124,6 +124,7 @@ class GameState:
         self.pending_dora = 0
         self.pending_dora_seat: int | None = None
         self.kan_is_kakan = False
+        self.ankan_dora_due = False  # an ankan's dora waits for its chankan window (S5)
         self.pulling = False  # the window open is the one of a north set aside
         self.turn = first_dealer
         self.step = Step.END
@@ -269,7 +270,8 @@ class GameState:
             double_riichi=self.double_riichi[seat],
             ippatsu=self.ippatsu[seat],
             haitei=tsumo and not self.rinshan and self.live_left() == 0,
-            houtei=not tsumo and not chankan and self.live_left() == 0,
+            # not on a kakan (chankan) nor on a north set aside (S12e): not a discard
+            houtei=not tsumo and not chankan and not self.pulling and self.live_left() == 0,
             rinshan=tsumo and self.rinshan,
             chankan=chankan,
             tenhou=first and seat == self.dealer,
