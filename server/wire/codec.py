@@ -20,9 +20,9 @@ class Codec:
     options_json: Callable[[Any], dict[str, Any]]
 
 
-CODECS: dict[str, Codec] = {
-    "riichi": Codec(riichi.event_json, riichi.seat_views, riichi.rules_json),
-}
+_RIICHI = Codec(riichi.event_json, riichi.seat_views, riichi.rules_json)
+# sanma is the riichi engine with three seats: the same codec
+CODECS: dict[str, Codec] = {"riichi": _RIICHI, "sanma": _RIICHI}
 
 
 def codec_for(variant: AnyVariant) -> Codec:
