@@ -330,3 +330,40 @@ def test_a_bot_sanma_game_exports_to_both_formats_and_imports_back(name: str) ->
     lines = export_mjai(events, record.players)
     MjaiReplay(lines).run()
     assert lines[-1]["scores"] == [*(state.scores[(p + 1) % 3] for p in range(3)), 0]
+
+
+def test_cli_verifies_imports_and_exports_sanma_logs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from sqlalchemy import create_engine, text
+
+    from server.cli import main
+    from server.settings import get_settings
+
+    files = [str(p) for p in LOGS]
+    assert main(["log", "verify", *files]) == 0
+    assert capsys.readouterr().out == "51 rounds, 51 match\n"
+    db = tmp_path / "serve.db"
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{db}")
+    monkeypatch.chdir(tmp_path)
+    get_settings.cache_clear()
+    try:
+        assert main(["log", "import", str(TENHOU_MJLOG), str(TENHOU_JSON)]) == 0
+        out = capsys.readouterr().out
+        assert "imported as game 1 (11 rounds)" in out and "imported as game 2 (12 rounds)" in out
+        with create_engine(f"sqlite:///{db}").connect() as c:
+            seats = c.execute(
+                text("SELECT seat, name, final_points FROM game_seats WHERE game_id = 2")
+            ).all()
+        assert [tuple(r) for r in seats] == [
+            (0, "しめじん", 31900),
+            (1, "TiccyWu", 47200),
+            (2, "長光麻夜", 25900),
+        ]
+        target = tmp_path / "game2.json"
+        assert main(["log", "export", "2", "--format", "tenhou6", "-o", str(target)]) == 0
+        doc = json.loads(target.read_text(encoding="utf-8"))
+        assert doc["log"] == json.loads(TENHOU_JSON.read_text("utf-8"))["log"]
+        assert doc["ref"] == "2021010217gm-00b9-0000-3eb2e915"
+    finally:
+        get_settings.cache_clear()
