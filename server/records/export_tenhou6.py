@@ -406,6 +406,8 @@ def export_tenhou6(
     log = [r.to_json() for r in rounds if r.result is not None]
     if not log:
         raise RecordError("the game has no finished round to export")
+    if len(players) < n:
+        raise RecordError(f"players must name {n} seats")
     doc: dict[str, Any] = {"title": list(title)}
     if ref:
         doc["ref"] = ref
