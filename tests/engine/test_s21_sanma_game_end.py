@@ -143,3 +143,15 @@ def test_s21f_leftover_riichi_sticks_go_to_first() -> None:
     (g,) = ev(evs, "game_end")
     assert g.data["riichi_sticks_to_first"] == 2
     assert [p for p, _, _ in final(evs)] == [38000, 34000, 33000]
+
+
+def test_s21d_one_decimal_in_the_engine_whole_numbers_in_tenhou6() -> None:
+    """T-2014 owari 54.0 / -37.0 / -17.0, T-2021 sc 42 / -8 / -34: Tenhou's rounding of
+    the engine's 54.2 / -37.2 / -17.0 and 42.2 / -8.1 / -34.1 (2024 logs keep a decimal)."""
+    from server.records.export_tenhou6 import tenhou_score
+
+    evs = ron_round(TENHOU, 1, 2, [39000, 33000, 33000], winner=0)
+    assert [s for _, _, s in final(evs)] == [35.3, -7.0, -28.3]
+    assert tenhou_score([35.3, -7.0, -28.3], [1, 2, 3]) == [35, -7, -28]
+    assert tenhou_score([54.2, -37.2, -17.0], [1, 3, 2]) == [54, -37, -17]
+    assert tenhou_score([-8.1, 42.2, -34.1], [2, 1, 3]) == [-8, 42, -34]
