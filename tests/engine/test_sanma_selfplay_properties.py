@@ -1,6 +1,6 @@
 """Property tests over sanma bot self-play, as ``test_selfplay_properties`` for four seats.
 
-With ``CI=true``: 150 hanchan of both sanma presets, every first dealer, random bots
+With ``CI=true``: 100 hanchan of both sanma presets, every first dealer, random bots
 and efficient bots mixed (so wins, riichi, pons, kans and norths set aside all come
 up); locally a few. Every game: ``check_invariants`` after every transition (108
 tiles each in one place, points constant, replacement draws = kans + norths aside),
@@ -18,7 +18,7 @@ from server.bots import make_bot
 from server.bots.selfplay import Checks, Stats, bot_seed, game_seed, play_game
 from server.engine.riichi.rules import preset
 
-GAMES = 150 if os.environ.get("CI") == "true" else 12
+GAMES = 100 if os.environ.get("CI") == "true" else 12
 CHECKS = Checks(
     invariants=True,
     legal_rate=0.02,
