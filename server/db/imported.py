@@ -80,7 +80,7 @@ def store_imported(s: Session, game: ImportedGame, uploaded_by: int | None) -> i
         ended_at=played,
     )
     final = {int(f["seat"]): f for f in game.final or ()}
-    for seat in range(4):
+    for seat in range(len(game.players)):  # three seats in sanma
         f = final.get(seat)
         g.seats.append(
             GameSeat(

@@ -13,6 +13,12 @@ discards0, ... , result]`` (see ``tenhou6.py`` for the format). Tenhou's seat
 0 is always the first dealer, so seats are rotated by ``first_dealer``.
 Rounds the stream cuts off before their result are left out: the format
 has no way to say "unfinished".
+
+A three-player (sanma) game is written as Tenhou writes one: ``"三"`` before
+``rule.disp``, four names, scores and deltas with an empty fourth seat, the
+fourth seat's hand and lists empty, calls placed by four-seat geometry, a
+north set aside as ``"f44"`` in the discards, and pulled norths counted in
+``ドラ``.
 """
 
 from __future__ import annotations
@@ -132,8 +138,12 @@ def _own(tiles: Sequence[str], called: str, n: int) -> list[Tile]:
     return sorted(own, key=sort_key)  # red fives after the plain ones, as Tenhou writes
 
 
+NUKI_STRING = "f44"  # sanma: a north set aside
+
+
 def call_string(typ: str, tiles: Sequence[str], called: str, rel: int) -> str:
-    """A chi/pon/daiminkan string; ``rel`` is the giver relative to the caller (3 = kamicha).
+    """A chi/pon/daiminkan string; ``rel`` is the giver relative to the caller (3 = kamicha,
+    counted around four seats also in sanma).
 
     The letter stands where the called tile lies in the meld: in front for the
     left seat, in the middle for the seat opposite, at the end for the right seat.
@@ -185,19 +195,25 @@ def yaku_strings(w: EventJson, seat_wind: int, round_wind: int) -> list[str]:
             name = _YAKU_NAMES.get(yid) or _LOCAL_NAMES.get(yid, yid)
         out.append((rank, f"{name}({y['han']}飜)"))
     if not w.get("yakuman"):
-        for k in ("dora", "ura", "aka"):
-            if w.get(k):
-                out.append((_ORDER[k], f"{_YAKU_NAMES[k]}({w[k]}飜)"))
+        counts = {
+            "dora": w.get("dora", 0) + w.get("nuki", 0),
+            "ura": w.get("ura"),
+            "aka": w.get("aka"),
+        }
+        for k, n in counts.items():  # Tenhou counts the norths set aside as ドラ (S12d)
+            if n:
+                out.append((_ORDER[k], f"{_YAKU_NAMES[k]}({n}飜)"))
     return [s for _, s in sorted(out, key=lambda x: x[0])]
 
 
 class _Round:
-    def __init__(self, ev: EventJson, fd: int) -> None:
+    def __init__(self, ev: EventJson, fd: int, n: int = 4) -> None:
         self.fd = fd
+        self.n = n
         self.dealer = ev["dealer"]
         self.round_wind = "ESWN".index(ev["round_wind"])
         self.header = [
-            self.round_wind * 4 + (self.dealer - fd) % 4,
+            self.round_wind * 4 + (self.dealer - fd) % n,
             ev["honba"],
             ev["riichi_sticks"],
         ]
@@ -208,15 +224,17 @@ class _Round:
         self.takes: list[list[Any]] = [[], [], [], []]
         self.discards: list[list[Any]] = [[], [], [], []]
         self.pons: dict[tuple[int, int], str] = {}  # (seat, kind) -> pon string, for kakan
-        self.paid = [0, 0, 0, 0]  # riichi sticks put down this round (left out of draw deltas)
+        self.paid = [0] * n  # riichi sticks put down this round (left out of draw deltas)
         self.result: list[Any] | None = None
 
     def t(self, seat: int) -> int:
         """Our seat as Tenhou's (seat 0 = first dealer)."""
-        return (seat - self.fd) % 4
+        return (seat - self.fd) % self.n
 
     def rot(self, values: Sequence[Any]) -> list[Any]:
-        return [values[(p + self.fd) % 4] for p in range(4)]
+        """Per-seat values in Tenhou's seat order, four wide (sanma: the fourth 0)."""
+        n = self.n
+        return [values[(p + self.fd) % n] for p in range(n)] + [0] * (4 - n)
 
     def add(self, typ: str, ev: EventJson) -> None:
         if typ == "haipai":
@@ -230,7 +248,7 @@ class _Round:
             self.discards[self.t(ev["seat"])].append(f"r{c}" if ev["riichi"] else c)
         elif typ == "call":
             s = ev["seat"]
-            rel = (ev["from_seat"] - s) % 4
+            rel = (self.t(ev["from_seat"]) - self.t(s)) % 4  # Tenhou's four-seat geometry
             text = call_string(ev["meld"], ev["tiles"], ev["called"], rel)
             self.takes[self.t(s)].append(text)
             if ev["meld"] == "pon":
@@ -247,6 +265,8 @@ class _Round:
                 if pon is None:
                     raise RecordError(f"kakan of {ev['added']} by seat {s} without a pon")
                 self.discards[self.t(s)].append(pon.replace("p", "k" + _codes([added]), 1))
+        elif typ == "nuki":
+            self.discards[self.t(ev["seat"])].append(NUKI_STRING)
         elif typ == "new_dora":
             self.dora.append(code(ev["indicator"]))
         elif typ == "riichi_accepted":
@@ -263,7 +283,7 @@ class _Round:
             seat = w["seat"]
             frm = seat if w.get("from_seat") is None else w["from_seat"]
             pao = seat if w.get("pao") is None else w["pao"]
-            seat_wind = (seat - self.dealer) % 4
+            seat_wind = (seat - self.dealer) % self.n
             res.append(self.rot(w["deltas"]))
             res.append(
                 [
@@ -278,10 +298,10 @@ class _Round:
 
     def ryuukyoku(self, ev: EventJson) -> None:
         reason = ev["reason"]
-        deltas = [ev["deltas"][s] + self.paid[s] for s in range(4)]
+        deltas = [ev["deltas"][s] + self.paid[s] for s in range(self.n)]
         if reason == "exhaustive":
             n = len(ev.get("tenpai", []))
-            if n == 4:
+            if n == self.n:
                 self.result = ["全員聴牌"]
             elif n == 0:
                 self.result = ["全員不聴"]
@@ -301,9 +321,11 @@ class _Round:
 
 
 def rule_json(rules: Mapping[str, Any]) -> dict[str, Any]:
-    """Tenhou's ``rule`` object: ``disp`` like 般南喰赤 (lobby, length, kuitan, red fives)."""
+    """Tenhou's ``rule`` object: ``disp`` like 般南喰赤 (lobby, length, kuitan, red fives),
+    三般南喰赤 for three players (whose red fives Tenhou still lists as aka51-53)."""
     red = int(rules.get("red_fives", 3))
-    disp = "般" + ("東" if rules.get("length") == "tonpuu" else "南")
+    disp = "三" if rules.get("seats", 4) == 3 else ""
+    disp += "般" + ("東" if rules.get("length") == "tonpuu" else "南")
     disp += "喰" if rules.get("kuitan", True) else ""
     disp += "赤" if red else ""
     out: dict[str, Any] = {"disp": disp, "aka": 1 if red else 0}
@@ -319,9 +341,10 @@ def tenhou_score(scores: Sequence[float], ranks: Sequence[int]) -> list[int]:
     toward zero (its 五捨六入 on thousands of points), and gives first place
     what makes the scores sum to zero.
     """
-    out = [0, 0, 0, 0]
-    first = min(range(4), key=lambda p: (ranks[p], p))
-    for p in range(4):
+    n = len(scores)
+    out = [0] * n
+    first = min(range(n), key=lambda p: (ranks[p], p))
+    for p in range(n):
         if p != first:
             mag = abs(scores[p])
             whole = int(mag) + (1 if mag - int(mag) > 0.5 + 1e-9 else 0)
@@ -354,9 +377,10 @@ def export_tenhou6(
     ``game_id``: written with the rules in the ``jantaku`` field, so that an
     import of this file keeps the rules and is known as this game.
     """
-    if len(players) != 4:
-        raise RecordError("players must name 4 seats")
+    if len(players) not in (3, 4):
+        raise RecordError("players must name 4 seats (3 in sanma)")
     fd = 0
+    n = 4
     rules: Mapping[str, Any] = {}
     rounds: list[_Round] = []
     cur: _Round | None = None
@@ -367,8 +391,11 @@ def export_tenhou6(
             if typ == "game_start":
                 fd = int(ev.get("first_dealer", 0))
                 rules = ev.get("rules") or {}
+                n = int(rules.get("seats", 4))
+                if n not in (3, 4):
+                    raise ValueError(f"seats {n}")
             elif typ == "round_start":
-                cur = _Round(ev, fd)
+                cur = _Round(ev, fd, n)
                 rounds.append(cur)
             elif typ == "game_end":
                 final = ev.get("final")
@@ -379,12 +406,14 @@ def export_tenhou6(
     log = [r.to_json() for r in rounds if r.result is not None]
     if not log:
         raise RecordError("the game has no finished round to export")
+    if len(players) < n:
+        raise RecordError(f"players must name {n} seats")
     doc: dict[str, Any] = {"title": list(title)}
     if ref:
         doc["ref"] = ref
     doc.update(
         {
-            "name": [players[(p + fd) % 4] for p in range(4)],
+            "name": [players[(p + fd) % n] for p in range(n)] + [""] * (4 - n),
             "rule": rule_json(rules),
             "log": log,
         }
@@ -392,14 +421,14 @@ def export_tenhou6(
     if final:
         try:
             by_seat = {int(f["seat"]): f for f in final}
-            seats = [(p + fd) % 4 for p in range(4)]
+            seats = [(p + fd) % n for p in range(n)]
             score = tenhou_score(
                 [float(by_seat[s]["score"]) for s in seats],
                 [int(by_seat[s]["rank"]) for s in seats],
             )
             doc["sc"] = [
                 x for p, s in enumerate(seats) for x in (int(by_seat[s]["points"]), score[p])
-            ]
+            ] + [0, 0] * (4 - n)
         except (KeyError, TypeError, ValueError) as exc:
             raise RecordError(f"malformed final standings: {exc}") from None
     ours: dict[str, Any] = {"rules": dict(rules)}

@@ -70,7 +70,7 @@ class ImportedGame:
 
     source: str  # file name (or "<upload>")
     format: str  # "mjlog" | "tenhou6"
-    players: tuple[str, str, str, str]
+    players: tuple[str, ...]  # one name per seat (three in sanma)
     rules: RuleSet
     events: list[EventJson]
     results: list[engine.RoundResult]

@@ -25,6 +25,13 @@ Events come in the order Mortal's arena and mjai-reviewer's converter
   for the other winner of a double ron);
 * ``kyoku_first`` 0 for a hanchan and 4 for a tonpuu (mjai's convention: the
   round the game would start in to last as long).
+
+A three-player (sanma) game is written as the Mortal-family sanma tools
+(mjai-reviewer3p, ``libriichi3p``) read it: four names, ``scores``,
+``deltas`` and ``tehais`` four wide with a phantom seat 3 that never acts
+(score 0, hand of 13 ``"?"``), and a north set aside as
+``{"type": "nukidora", "actor": a, "pai": "N"}`` followed by the replacement
+``tsumo``.
 """
 
 from __future__ import annotations
@@ -60,10 +67,15 @@ def _consumed(tiles: Sequence[str], called: str) -> list[str]:
     return _tiles(own)
 
 
+# the phantom fourth seat's hand in a three-player start_kyoku
+_NO_HAND = ["?"] * 13
+
+
 class _Writer:
     def __init__(self, players: Sequence[str]) -> None:
         self.players = list(players)
         self.fd = 0
+        self.n = 4
         self.out: list[dict[str, Any]] = []
         self.kyoku: list[dict[str, Any]] = []
         self.haipai: list[list[str]] = [[], [], [], []]
@@ -73,20 +85,27 @@ class _Writer:
         self.scores_end: list[int] | None = None
 
     def s(self, seat: int) -> int:
-        return (seat - self.fd) % 4
+        return (seat - self.fd) % self.n
 
     def rot(self, values: Sequence[Any]) -> list[Any]:
-        return [values[(p + self.fd) % 4] for p in range(4)]
+        """Per-seat values rotated to seat 0 = first dealer, four wide (sanma: 4th 0)."""
+        n = self.n
+        return [values[(p + self.fd) % n] for p in range(n)] + [0] * (4 - n)
 
     def add(self, typ: str, ev: EventJson) -> None:
         k = self.kyoku
         if typ == "game_start":
             self.fd = int(ev.get("first_dealer", 0))
             rules = ev.get("rules") or {}
+            self.n = int(rules.get("seats", 4))
+            if self.n not in (3, 4):
+                raise ValueError(f"seats {self.n}")
+            n = self.n
+            names = [self.players[(p + self.fd) % n] for p in range(n)] + [""] * (4 - n)
             self.out.append(
                 {
                     "type": "start_game",
-                    "names": self.rot(self.players),
+                    "names": names,
                     "kyoku_first": 4 if rules.get("length") == "tonpuu" else 0,
                     "aka_flag": bool(rules.get("red_fives", 3)),
                 }
@@ -95,14 +114,14 @@ class _Writer:
             if not self.out:
                 raise RecordError("the event stream does not start with game_start")
             self.kyoku = []
-            self.haipai = [[], [], [], []]
-            self.paid = [0, 0, 0, 0]
+            self.haipai = [[], [], [], []] if self.n == 4 else [[], [], [], list(_NO_HAND)]
+            self.paid = [0] * self.n
             self.riichi = set()
             self.start = {
                 "type": "start_kyoku",
                 "bakaze": ev["round_wind"],
                 "dora_marker": mjai_tile(ev["dora_indicators"][0]),
-                "kyoku": (ev["dealer"] - self.fd) % 4 + 1,
+                "kyoku": (ev["dealer"] - self.fd) % self.n + 1,
                 "honba": ev["honba"],
                 "kyotaku": ev["riichi_sticks"],
                 "oya": self.s(ev["dealer"]),
@@ -148,6 +167,10 @@ class _Writer:
                         "consumed": _consumed(ev["tiles"], ev["added"]),
                     }
                 )
+        elif typ == "nuki":
+            k.append(
+                {"type": "nukidora", "actor": self.s(ev["seat"]), "pai": mjai_tile(ev["tile"])}
+            )
         elif typ == "new_dora":
             self.dora(k, {"type": "dora", "dora_marker": mjai_tile(ev["indicator"])})
         elif typ == "riichi_accepted":
@@ -169,7 +192,7 @@ class _Writer:
                 )
             self.end_kyoku()
         elif typ == "ryuukyoku":
-            deltas = [ev["deltas"][s] + self.paid[s] for s in range(4)]
+            deltas = [ev["deltas"][s] + self.paid[s] for s in range(self.n)]
             k.append({"type": "ryukyoku", "deltas": self.rot(deltas)})
             self.end_kyoku()
         elif typ == "game_end":
@@ -203,8 +226,8 @@ class _Writer:
 
 def export_mjai(events: Sequence[EventJson], players: Sequence[str]) -> list[dict[str, Any]]:
     """The mjai events of a game's full event stream (``{"type", "data"}`` per event)."""
-    if len(players) != 4:
-        raise RecordError("players must name 4 seats")
+    if len(players) not in (3, 4):
+        raise RecordError("players must name 4 seats (3 in sanma)")
     w = _Writer(players)
     try:
         for item in events:

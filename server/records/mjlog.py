@@ -5,6 +5,12 @@ Tenhou writes a game as a flat list of elements: ``<INIT>`` starts a round,
 ``<N who m>`` a call with the meld bit-packed into ``m``, ``<REACH>``,
 ``<DORA>``, and ``<AGARI>`` / ``<RYUUKYOKU>`` end the round. Scores are in
 hundreds of points.
+
+Three-player (sanma) logs (GO type bit 0x10) keep the four-seat shape: ``ten``,
+``sc`` and ``owari`` still hold four seats (the fourth 0), ``hai3`` is empty,
+calls name their giver by four-seat offsets (the empty seat 3 sits opposite
+seat 1 and left of seat 0), and a north set aside is ``<N m=(id << 8) | 0x20>``
+followed by the same seat's replacement draw.
 """
 
 from __future__ import annotations
@@ -15,7 +21,7 @@ import urllib.parse
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterable
 
-from server.engine.tiles import Tile, sort_key, tile_of_id
+from server.engine.tiles import NORTH, Tile, sort_key, tile_of_id
 from server.records.model import (
     DrawType,
     LoggedDraw,
@@ -46,6 +52,8 @@ _DRAW_TYPES = {
 
 # GO type bits (Tenhou): 0x02 no red fives, 0x04 no kuitan, 0x08 hanchan, 0x10 sanma.
 _NO_RED, _NO_KUITAN, _HANCHAN, _SANMA = 0x02, 0x04, 0x08, 0x10
+# Sanma: 2m-8m (tile ids 4..31) are not in the game (S1).
+_SANMA_ABSENT = range(4, 32)
 
 
 def _sorted(tiles: Iterable[Tile]) -> tuple[Tile, ...]:
@@ -84,10 +92,11 @@ class _Parser:
         self.red = True
         self.length = "hanchan"
         self.kuitan = True
-        self.players: tuple[str, str, str, str] = ("", "", "", "")
+        self.seats = 4
+        self.names: list[str] = ["", "", "", ""]
         self.rounds: list[LoggedRound] = []
         self.cur: LoggedRound | None = None
-        self.final: tuple[int, int, int, int] | None = None
+        self.final: tuple[int, ...] | None = None
         self.pending_riichi: set[int] = set()
         self.rinshan_next: int | None = None
         self.drawn: list[int | None] = [None] * 4  # each seat's last drawn tile id
@@ -116,13 +125,15 @@ class _Parser:
 
     def seat(self, el: ET.Element, name: str = "who") -> int:
         (s,) = self.ints(el, name, 1)
-        if not 0 <= s <= 3:
-            raise self.err(el, f"{name}={s} is not a seat 0..3")
+        if not 0 <= s < self.seats:
+            raise self.err(el, f"{name}={s} is not a seat 0..{self.seats - 1}")
         return s
 
     def tile(self, el: ET.Element, tid: int, what: str = "tile") -> Tile:
         if not 0 <= tid <= 135:
             raise self.err(el, f"{what} id {tid} is not 0..135")
+        if self.seats == 3 and tid in _SANMA_ABSENT:
+            raise self.err(el, f"{what} id {tid} is a 2m-8m, not in three-player mahjong")
         return tile_of_id(tid, self.red)
 
     def round(self, el: ET.Element, result: bool = False) -> LoggedRound:
@@ -160,20 +171,23 @@ class _Parser:
             raise RecordError(f"{self.source}: no <INIT> element: the log has no rounds")
         # A log cut off mid-round (a disconnect, a partial download) keeps its
         # last round without a result; the verifier replays what is there.
+        n = self.seats
         return LoggedGame(
             source=self.source,
-            players=self.players,
-            red_fives=3 if self.red else 0,
+            players=tuple(self.names[:n]),
+            red_fives=(2 if n == 3 else 3) if self.red else 0,  # sanma has no 0m (S2)
             length=self.length,
             rounds=self.rounds,
             final_scores=self.final,
             kuitan=self.kuitan,
+            seats=n,
         )
 
     def go(self, el: ET.Element) -> None:
         (t,) = self.ints(el, "type", 1)
-        if t & _SANMA:
-            raise self.err(el, "three-player (sanma) logs are not supported")
+        if self.rounds:
+            raise self.err(el, "<GO> after the first round")
+        self.seats = 3 if t & _SANMA else 4
         self.red = not t & _NO_RED
         self.kuitan = not t & _NO_KUITAN
         self.length = "hanchan" if t & _HANCHAN else "tonpuu"
@@ -183,22 +197,24 @@ class _Parser:
         if self.seen_un:
             return
         self.seen_un = True
-        names = [urllib.parse.unquote(el.get(f"n{i}", "")) for i in range(4)]
-        self.players = (names[0], names[1], names[2], names[3])
+        self.names = [urllib.parse.unquote(el.get(f"n{i}", "")) for i in range(4)]
 
     def init(self, el: ET.Element) -> None:
         if self.cur is not None and not self.cur.wins and self.cur.draw is None:
             raise self.err(el, f"round {self.cur.label} has no <AGARI> or <RYUUKYOKU>")
+        n = self.seats
         seed = self.ints(el, "seed", 6)
         ten = self.ints(el, "ten", 4)
         (oya,) = self.ints(el, "oya", 1)
         kyoku, honba, sticks = seed[0], seed[1], seed[2]
         if not 0 <= kyoku <= 15 or honba < 0 or sticks < 0:
             raise self.err(el, f"seed {seed[:3]} is not kyoku 0..15, honba, sticks")
-        if oya != kyoku % 4:
-            raise self.err(el, f"oya={oya} does not match kyoku {kyoku}")
+        if oya != kyoku % 4 or oya >= n:
+            raise self.err(el, f"oya={oya} does not match kyoku {kyoku} with {n} players")
+        if n == 3 and (ten[3] or el.get("hai3")):
+            raise self.err(el, "a three-player round with points or tiles for a fourth seat")
         hands = []
-        for i in range(4):
+        for i in range(n):
             ids = self.ints(el, f"hai{i}", 13)
             hands.append(_sorted(self.tile(el, t, f"hai{i}") for t in ids))
         self.cur = LoggedRound(
@@ -206,7 +222,7 @@ class _Parser:
             dealer=oya,
             honba=honba,
             riichi_sticks=sticks,
-            scores=(ten[0] * 100, ten[1] * 100, ten[2] * 100, ten[3] * 100),
+            scores=tuple(x * 100 for x in ten[:n]),
             hands=tuple(hands),
             steps=[],
             dora_indicators=[self.tile(el, seed[5], "dora indicator")],
@@ -222,12 +238,16 @@ class _Parser:
         t = self.tile(el, tid)
         if tag in _DRAW_TAGS:
             seat = _DRAW_TAGS.index(tag)
+            if seat >= self.seats:
+                raise self.err(el, f"a draw by seat {seat} in a three-player game")
             rinshan = self.rinshan_next == seat
             self.rinshan_next = None
             r.steps.append(Step(StepType.DRAW, seat, t, rinshan=rinshan))
             self.drawn[seat] = tid
         else:
             seat = _DISCARD_TAGS.index(tag)
+            if seat >= self.seats:
+                raise self.err(el, f"a discard by seat {seat} in a three-player game")
             riichi = seat in self.pending_riichi
             self.pending_riichi.discard(seat)
             # mjlog names the physical tile: the drawn one left the hand or another
@@ -256,14 +276,16 @@ class _Parser:
         who = self.seat(el)
         (m,) = self.ints(el, "m", 1)
         step = self.decode_meld(el, who, m)
-        if step.type in (StepType.DAIMINKAN, StepType.KAKAN, StepType.ANKAN):
+        if step.type in (StepType.DAIMINKAN, StepType.KAKAN, StepType.ANKAN, StepType.NUKI):
             self.rinshan_next = who
         r.steps.append(step)
 
     def decode_meld(self, el: ET.Element, who: int, m: int) -> Step:
         """Decode Tenhou's bit-packed meld ``m`` (see module docstring)."""
         rel = m & 3  # giver relative to the caller: 1 shimocha, 2 toimen, 3 kamicha
-        giver = (who + rel) % 4
+        giver = (who + rel) % 4  # four-seat offsets, in sanma too
+        if rel and giver >= self.seats:
+            raise self.err(el, f"m={m}: a call from the empty seat {giver}")
         if m & 0x4:  # chi: 6 bits base/called, 2 bits per tile copy
             t = m >> 10
             called_pos = t % 3
@@ -272,8 +294,8 @@ class _Parser:
                 raise self.err(el, f"m={m}: chi base {t} out of range")
             base = (t // 7) * 9 + t % 7
             ids = [(base + i) * 4 + ((m >> (3 + 2 * i)) & 3) for i in range(3)]
-            if rel != 3:
-                raise self.err(el, f"m={m}: chi not from kamicha")
+            if rel != 3 or self.seats == 3:
+                raise self.err(el, f"m={m}: chi not from kamicha (or in three-player mahjong)")
             called = ids[called_pos]
             own = [x for x in ids if x != called]
             return Step(
@@ -305,8 +327,13 @@ class _Parser:
                 )
             added = kind * 4 + unused
             return Step(StepType.KAKAN, who, self.tile(el, added))
-        if m & 0x20:
-            raise self.err(el, f"m={m}: nukidora is three-player only")
+        if m & 0x20:  # sanma: a north set aside (nukidora), tile id in the high bits
+            t = m >> 8
+            if self.seats != 3:
+                raise self.err(el, f"m={m}: nukidora is three-player only")
+            if t // 4 != NORTH or m & 0xFF != 0x20:
+                raise self.err(el, f"m={m}: nukidora of tile id {t}, not a north")
+            return Step(StepType.NUKI, who, self.tile(el, t))
         t = m >> 8  # kan: the called (or, for ankan, any) tile id
         if t > 135:
             raise self.err(el, f"m={m}: kan tile {t} out of range")
@@ -323,9 +350,11 @@ class _Parser:
             from_seat=giver,
         )
 
-    def deltas(self, el: ET.Element) -> tuple[int, int, int, int]:
+    def deltas(self, el: ET.Element) -> tuple[int, ...]:
         sc = self.ints(el, "sc", 8)
-        return (sc[1] * 100, sc[3] * 100, sc[5] * 100, sc[7] * 100)
+        if self.seats == 3 and (sc[6] or sc[7]):
+            raise self.err(el, "sc gives points to the empty fourth seat")
+        return tuple(sc[2 * i + 1] * 100 for i in range(self.seats))
 
     def owari(self, el: ET.Element) -> None:
         raw = el.get("owari")
@@ -338,8 +367,7 @@ class _Parser:
             raise self.err(el, f"owari={raw!r} is not a list of numbers") from None
         if len(parts) != 8:
             raise self.err(el, f"owari has {len(parts)} values, expected 8")
-        pts = [round(parts[2 * i]) * 100 for i in range(4)]
-        self.final = (pts[0], pts[1], pts[2], pts[3])
+        self.final = tuple(round(parts[2 * i]) * 100 for i in range(self.seats))
 
     def agari(self, el: ET.Element) -> None:
         r = self.round(el, result=True)
@@ -411,12 +439,13 @@ class _Parser:
         if kind not in _DRAW_TYPES:
             raise self.err(el, f"unknown draw type {kind!r}")
         dtype = _DRAW_TYPES[kind]
-        tenpai = frozenset(i for i in range(4) if el.get(f"hai{i}") is not None)
+        n = self.seats
+        tenpai = frozenset(i for i in range(n) if el.get(f"hai{i}") is not None)
         # Tenhou also shows hands at a nagashi mangan, but only the nagashi payment counts.
         shown = dtype is DrawType.EXHAUSTIVE
         hands = {
             i: _sorted(self.tile(el, t, f"hai{i}") for t in self.ints(el, f"hai{i}"))
-            for i in range(4)
+            for i in range(n)
             if el.get(f"hai{i}") is not None
         }
         r.draw = LoggedDraw(

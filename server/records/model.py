@@ -6,6 +6,9 @@ dora/ura indicators and the result as Tenhou recorded it. Tiles are engine
 ``Tile`` values (0..36, red fives 34..36); tenhou.net/6 JSON has no physical
 tile ids, so this is the common ground of both formats. Points are in points
 (mjlog's hundreds are multiplied out).
+
+Three-player (sanma) logs keep Tenhou's four-seat shape on disk (an empty
+fourth seat); here every per-seat tuple holds ``seats`` entries (3 or 4).
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ class StepType(StrEnum):
     KAKAN = "kakan"  # tile = the tile added to the pon
     ANKAN = "ankan"  # tiles = the four tiles
     DORA = "dora"  # tile = a newly revealed kan dora indicator
+    NUKI = "nuki"  # sanma: a north set aside (nukidora); tile = 4z, a replacement draw follows
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +83,7 @@ class LoggedWin:
     who: int
     from_who: int
     pao: int | None
-    deltas: tuple[int, int, int, int]
+    deltas: tuple[int, ...]  # one per seat
     yaku: tuple[tuple[str, int], ...] | None = None  # without dora/aka/ura
     yakuman: tuple[tuple[str, int], ...] | None = None
     han: int | None = None  # including dora; None for yakuman
@@ -89,6 +93,9 @@ class LoggedWin:
     dora: int | None = None
     aka: int | None = None
     ura: int | None = None
+    # Sanma: pulled norths, when the log counts them apart from dora (Mahjong Soul's
+    # 抜きドラ); None when they are inside ``dora`` (Tenhou's ドラ).
+    nuki: int | None = None
     hand: tuple[Tile, ...] | None = None  # concealed tiles with the winning tile
     win_tile: Tile | None = None
 
@@ -100,7 +107,7 @@ class LoggedWin:
 @dataclass(frozen=True, slots=True)
 class LoggedDraw:
     type: DrawType
-    deltas: tuple[int, int, int, int] | None = None
+    deltas: tuple[int, ...] | None = None
     # Seats shown tenpai at an exhaustive draw; None when the log does not say.
     tenpai: frozenset[int] | None = None
     # Hands the log shows (mjlog: tenpai hands, the kyuushu declarer's hand), by seat.
@@ -113,8 +120,8 @@ class LoggedRound:
     dealer: int
     honba: int
     riichi_sticks: int
-    scores: tuple[int, int, int, int]
-    hands: tuple[tuple[Tile, ...], ...]  # 4 dealt hands of 13
+    scores: tuple[int, ...]  # one per seat
+    hands: tuple[tuple[Tile, ...], ...]  # the dealt hands of 13, one per seat
     steps: list[Step]
     dora_indicators: list[Tile]  # first indicator, then kan dora in order
     ura_indicators: list[Tile] = field(default_factory=list)
@@ -134,13 +141,17 @@ class LoggedRound:
 @dataclass(slots=True)
 class LoggedGame:
     source: str
-    players: tuple[str, str, str, str]
+    players: tuple[str, ...]  # one name per seat
     red_fives: int
     length: str  # "hanchan" | "tonpuu"
     rounds: list[LoggedRound]
-    final_scores: tuple[int, int, int, int] | None = None  # before uma, in points
+    final_scores: tuple[int, ...] | None = None  # before uma, in points
     kuitan: bool = True
     ref: str | None = None  # the document's own reference (tenhou.net/6 "ref"), if any
     # Our own export's "jantaku" field: the rules the game was played under and its id.
     rules: dict[str, Any] | None = None
     origin_game: int | None = None
+    seats: int = 4  # 3: three-player riichi (sanma)
+    # The preset the game was played under, when the log tells more than its seat
+    # count (Mahjong Soul's sanma rooms: "majsoul-sanma"); None: Tenhou's.
+    preset: str | None = None

@@ -13,6 +13,14 @@ that seat calls it, otherwise the next seat draws. A call string can match a
 discard that is not the one called (same tile, same giver, later in the
 round); the walk then backtracks, keeping the one reading that consumes every
 list exactly.
+
+Three-player (sanma) documents ("三" in ``rule.disp``) keep the four-seat
+shape: scores, deltas and ``sc`` have four seats (the fourth 0) and the
+fourth seat's haipai, takes and discards are empty. A north set aside is
+``"f44"`` in the discards; the replacement tile is that seat's next take.
+Calls keep the four-seat geometry (the empty seat 3 is seat 0's left and
+seat 1's opposite). Mahjong Soul's sanma rooms ("…の間") are played under
+``majsoul-sanma``.
 """
 
 from __future__ import annotations
@@ -23,7 +31,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from server.engine.tiles import RED_5M, Tile, kind, sort_key
+from server.engine.tiles import NORTH, RED_5M, Tile, kind, sort_key
 from server.records.model import (
     DrawType,
     LoggedDraw,
@@ -37,6 +45,7 @@ from server.records.model import (
 from server.records.yaku_names import YAKUMAN_IDS, yaku_by_name
 
 TSUMOGIRI = 60
+NUKI = "f44"  # sanma: a north set aside (in the discards)
 
 _LIMIT_NAMES = {
     "満貫": "mangan",
@@ -127,39 +136,48 @@ def _game(doc: Any, source: str) -> LoggedGame:
     if not isinstance(rule, dict):
         raise _fail(source, "field 'rule' must be an object")
     disp = str(rule.get("disp", ""))
-    if "三" in disp or "sanma" in disp.lower():
-        raise _fail(source, f"three-player rules {disp!r} are not supported")
+    n = 3 if ("三" in disp or "sanma" in disp.lower() or "3-Player" in disp) else 4
     red_flag = any(rule.get(k) for k in ("aka", "aka51", "aka52", "aka53"))
     red_seen = re.search(r"\b5[123]\b", json.dumps(log)) is not None
     if red_flag and not red_seen and _four_plain_fives(log):
         red_flag = False  # a hand-made log that sets "aka" but uses four plain fives
-    length = "tonpuu" if ("東" in disp or "East" in disp) else "hanchan"
     names_raw = doc.get("name", ["", "", "", ""])
     if not isinstance(names_raw, list) or len(names_raw) != 4:
         raise _fail(source, "field 'name' must list 4 players")
     names = tuple(str(x) for x in names_raw)
-    rounds = [_round(rd, i, source) for i, rd in enumerate(log)]
+    rounds = [_round(rd, i, source, n) for i, rd in enumerate(log)]
     final = None
     sc = doc.get("sc")
     if sc is not None:
         if not isinstance(sc, list) or len(sc) != 8:
             raise _fail(source, "field 'sc' must hold 8 numbers (points, result) x 4")
         try:
-            final_pts = [int(sc[2 * i]) for i in range(4)]
+            final = tuple(int(sc[2 * i]) for i in range(n))
         except (TypeError, ValueError):
             raise _fail(source, "field 'sc' must hold numbers") from None
-        final = (final_pts[0], final_pts[1], final_pts[2], final_pts[3])
     rules, origin = _ours(doc.get("jantaku"), source)
+    # Mahjong Soul's rooms ("三銀の間"); their converted records do not say the length
+    majsoul = n == 3 and "の間" in disp
+    if "東" in disp or "East" in disp:
+        length = "tonpuu"
+    elif "南" in disp or "South" in disp or not majsoul:
+        length = "hanchan"
+    else:
+        # a game that never reached the South round is taken as East-only: it ended
+        # after East 3 (a hanchan ends that early only by tobi, which ends either)
+        length = "hanchan" if any(r.round_wind for r in rounds) else "tonpuu"
     return LoggedGame(
         source=source,
-        players=(names[0], names[1], names[2], names[3]),
-        red_fives=3 if (red_flag or red_seen) else 0,
+        players=names[:n],
+        red_fives=((2 if n == 3 else 3) if (red_flag or red_seen) else 0),
         length=length,
         rounds=rounds,
         final_scores=final,
         ref=str(doc["ref"])[:200] if isinstance(doc.get("ref"), str) else None,
         rules=rules,
         origin_game=origin,
+        seats=n,
+        preset="majsoul-sanma" if majsoul else None,
     )
 
 
@@ -194,10 +212,12 @@ def _four_plain_fives(log: list[Any]) -> bool:
     return False
 
 
-def tile_of_code(code: Any, where: str) -> Tile:
-    """A tenhou.net/6 tile code (11..47, 51..53) as an engine tile."""
+def tile_of_code(code: Any, where: str, seats: int = 4) -> Tile:
+    """A tenhou.net/6 tile code (11..47, 51..53) as an engine tile (sanma: no 12..18, 51)."""
     if type(code) is not int:
         raise _fail(where, f"{code!r} is not a tile code")
+    if seats == 3 and (12 <= code <= 18 or code == 51):
+        raise _fail(where, f"{code} is a 2m-8m, not in three-player mahjong")
     if 51 <= code <= 53:
         return RED_5M + code - 51
     s, n = divmod(code, 10)
@@ -214,33 +234,35 @@ def _ints(v: Any, n: int, where: str) -> list[int]:
     return v
 
 
-def _round(rd: Any, index: int, source: str) -> LoggedRound:
+def _round(rd: Any, index: int, source: str, n: int = 4) -> LoggedRound:
     where = f"{source}: round {index}"
     if not isinstance(rd, list) or len(rd) != 17:
         raise _fail(where, "a round must be a list of 17 fields")
     kyoku, honba, sticks = _ints(rd[0], 3, f"{where} field 0 [kyoku, honba, sticks]")
-    if not 0 <= kyoku <= 15 or honba < 0 or sticks < 0:
+    if not 0 <= kyoku <= 15 or honba < 0 or sticks < 0 or kyoku % 4 >= n:
         raise _fail(where, f"field 0 {rd[0]!r} is not kyoku 0..15, honba, sticks")
     scores = _ints(rd[1], 4, f"{where} field 1 (scores)")
     label = f"{source}: round {'ESWN'[kyoku // 4]}{kyoku % 4 + 1}-{honba}"
+    if n == 3 and (scores[3] or rd[13] or rd[14] or rd[15]):
+        raise _fail(label, "a three-player round with points or tiles for a fourth seat")
     for f, name in ((2, "dora"), (3, "ura")):
         if not isinstance(rd[f], list):
             raise _fail(label, f"field {f} ({name} indicators) must be a list")
-    dora = [tile_of_code(c, f"{label} dora") for c in rd[2]]
-    ura = [tile_of_code(c, f"{label} ura") for c in rd[3]]
+    dora = [tile_of_code(c, f"{label} dora", n) for c in rd[2]]
+    ura = [tile_of_code(c, f"{label} ura", n) for c in rd[3]]
     if not dora:
         raise _fail(label, "no dora indicator")
     hands: list[tuple[Tile, ...]] = []
     takes: list[list[Any]] = []
     discards: list[list[Any]] = []
-    for p in range(4):
+    for p in range(n):
         h, t, d = rd[4 + 3 * p], rd[5 + 3 * p], rd[6 + 3 * p]
         if not isinstance(h, list) or len(h) != 13:
             raise _fail(label, f"seat {p} haipai must hold 13 tiles")
         if not isinstance(t, list) or not isinstance(d, list):
             raise _fail(label, f"seat {p} takes and discards must be lists")
         hands.append(
-            tuple(sorted((tile_of_code(c, f"{label} seat {p} haipai") for c in h), key=sort_key))
+            tuple(sorted((tile_of_code(c, f"{label} seat {p} haipai", n) for c in h), key=sort_key))
         )
         takes.append(t)
         discards.append(d)
@@ -249,15 +271,15 @@ def _round(rd: Any, index: int, source: str) -> LoggedRound:
         dealer=kyoku % 4,
         honba=honba,
         riichi_sticks=sticks,
-        scores=(scores[0], scores[1], scores[2], scores[3]),
+        scores=tuple(scores[:n]),
         hands=tuple(hands),
         steps=[],
         dora_indicators=dora,
         ura_indicators=ura,
         index=index,
     )
-    r.steps = _Walk(takes, discards, label).run(r.dealer)
-    _result(r, rd[16], label)
+    r.steps = _Walk(takes, discards, label, n).run(r.dealer)
+    _result(r, rd[16], label, n)
     return r
 
 
@@ -265,15 +287,19 @@ def _round(rd: Any, index: int, source: str) -> LoggedRound:
 
 
 class _Walk:
-    def __init__(self, takes: list[list[Any]], discards: list[list[Any]], where: str) -> None:
+    def __init__(
+        self, takes: list[list[Any]], discards: list[list[Any]], where: str, n: int = 4
+    ) -> None:
         self.takes = takes
         self.discards = discards
         self.where = where
+        self.n = n
         self.nodes = 0
 
     def run(self, dealer: int) -> list[Step]:
         # Recursion happens only at calls (one frame each), far below the default limit.
-        steps = self.walk([0] * 4, [0] * 4, dealer, "draw", None, False)
+        n = self.n
+        steps = self.walk([0] * n, [0] * n, dealer, "draw", None, False)
         if steps is None:
             raise _fail(
                 self.where,
@@ -283,7 +309,9 @@ class _Walk:
         return steps
 
     def done(self, ti: list[int], di: list[int]) -> bool:
-        return all(ti[p] == len(self.takes[p]) and di[p] == len(self.discards[p]) for p in range(4))
+        return all(
+            ti[p] == len(self.takes[p]) and di[p] == len(self.discards[p]) for p in range(self.n)
+        )
 
     def walk(
         self,
@@ -311,7 +339,7 @@ class _Walk:
                     Step(
                         StepType.DRAW,
                         seat,
-                        tile_of_code(x, f"{where} seat {seat} take"),
+                        tile_of_code(x, f"{where} seat {seat} take", self.n),
                         rinshan=rinshan,
                     )
                 )
@@ -321,6 +349,11 @@ class _Walk:
                 return steps if self.done(ti, di) else None
             y = self.discards[seat][di[seat]]
             di[seat] += 1
+            if y == NUKI and self.n == 3:
+                # a north set aside, then the replacement draw (the seat's next take)
+                steps.append(Step(StepType.NUKI, seat, NORTH))
+                mode, rinshan = "draw", True
+                continue
             if isinstance(y, str) and ("a" in y or "k" in y):
                 steps.append(_kan_step(y, seat, f"{where} seat {seat} discard {y!r}"))
                 mode, rinshan = "draw", True
@@ -335,7 +368,7 @@ class _Walk:
                 y = last_draw
             if type(y) is not int or y == 0:
                 return None
-            tile = tile_of_code(y, f"{where} seat {seat} discard")
+            tile = tile_of_code(y, f"{where} seat {seat} discard", self.n)
             steps.append(Step(StepType.DISCARD, seat, tile, riichi=riichi, tsumogiri=tsumogiri))
             # Who acts next: a caller of this very tile, else the next seat draws.
             for q, call in self.callers(ti, seat, y):
@@ -350,18 +383,18 @@ class _Walk:
                     rest = self.walk(ti2, di2, q, "discard", None, False)
                 if rest is not None:
                     return [*steps, call, *rest]
-            seat = (seat + 1) % 4
+            seat = (seat + 1) % self.n
             mode, rinshan, last_draw = "draw", False, None
 
     def callers(self, ti: list[int], discarder: int, code: int) -> list[tuple[int, Step]]:
         out: list[tuple[int, Step]] = []
-        for q in range(4):
+        for q in range(self.n):
             if q == discarder or ti[q] >= len(self.takes[q]):
                 continue
             x = self.takes[q][ti[q]]
             if not isinstance(x, str):
                 continue
-            step, called_code = _call_step(x, q, f"{self.where} seat {q} take {x!r}")
+            step, called_code = _call_step(x, q, f"{self.where} seat {q} take {x!r}", self.n)
             if step.from_seat == discarder and called_code == code:
                 out.append((q, step))
         # pon and kan outrank chi (R8), so try them first
@@ -375,8 +408,11 @@ def _codes(s: str, where: str) -> list[int]:
     return [int(s[i : i + 2]) for i in range(0, len(s), 2)]
 
 
-def _call_step(s: str, seat: int, where: str) -> tuple[Step, int]:
-    """A chi / pon / daiminkan string from ``takes``, and the called tile's code."""
+def _call_step(s: str, seat: int, where: str, n: int = 4) -> tuple[Step, int]:
+    """A chi / pon / daiminkan string from ``takes``, and the called tile's code.
+
+    The giver is named by four-seat geometry, in sanma too (S11).
+    """
     m = re.fullmatch(r"(\d*)([cpm])(\d+)", s)
     if not m:
         raise _fail(where, "not a chi (c), pon (p) or daiminkan (m) string")
@@ -386,6 +422,8 @@ def _call_step(s: str, seat: int, where: str) -> tuple[Step, int]:
     own_codes = list(codes)
     own_codes.pop(pos // 2)
     if letter == "c":
+        if n == 3:
+            raise _fail(where, "no chi in three-player mahjong")
         if pos != 0 or len(codes) != 3:
             raise _fail(where, "chi must be 'c' + called tile + two own tiles")
         rel, kind = 3, StepType.CHI
@@ -400,10 +438,12 @@ def _call_step(s: str, seat: int, where: str) -> tuple[Step, int]:
     step = Step(
         kind,
         seat,
-        tile_of_code(called, where),
-        tuple(sorted((tile_of_code(c, where) for c in own_codes), key=sort_key)),
+        tile_of_code(called, where, n),
+        tuple(sorted((tile_of_code(c, where, n) for c in own_codes), key=sort_key)),
         from_seat=(seat + rel) % 4,
     )
+    if step.from_seat is not None and step.from_seat >= n:
+        raise _fail(where, f"a call from the empty seat {step.from_seat}")
     return step, called
 
 
@@ -424,12 +464,14 @@ def _kan_step(s: str, seat: int, where: str) -> Step:
 # -- results ---------------------------------------------------------------
 
 
-def _deltas(v: Any, where: str) -> tuple[int, int, int, int]:
+def _deltas(v: Any, where: str, n: int) -> tuple[int, ...]:
     d = _ints(v, 4, f"{where} deltas")
-    return (d[0], d[1], d[2], d[3])
+    if n == 3 and d[3]:
+        raise _fail(where, f"deltas {d} pay the empty fourth seat")
+    return tuple(d[:n])
 
 
-def _result(r: LoggedRound, res: Any, where: str) -> None:
+def _result(r: LoggedRound, res: Any, where: str, n: int = 4) -> None:
     if not isinstance(res, list) or not res or not isinstance(res[0], str):
         raise _fail(where, "field 16 (result) must be a list starting with its name")
     name = res[0]
@@ -437,34 +479,34 @@ def _result(r: LoggedRound, res: Any, where: str) -> None:
         if len(res) < 3 or len(res) % 2 == 0:
             raise _fail(where, "a win result must hold (deltas, details) pairs")
         for i in range(1, len(res), 2):
-            r.wins.append(_win(res[i], res[i + 1], r.dealer, f"{where} win {i // 2 + 1}"))
+            r.wins.append(_win(res[i], res[i + 1], r.dealer, f"{where} win {i // 2 + 1}", n))
         return
     dtype = _DRAW_NAMES.get(name)
     if dtype is None:
         raise _fail(where, f"unknown result {name!r}")
-    deltas = _deltas(res[1], where) if len(res) > 1 else None
+    deltas = _deltas(res[1], where, n) if len(res) > 1 else None
     if deltas is None and (dtype is not DrawType.EXHAUSTIVE or name != "流局"):
         # Abortive draws and all-tenpai / all-noten draws move no points; Tenhou
         # leaves the deltas out for them.
-        deltas = (0, 0, 0, 0)
+        deltas = (0,) * n
     tenpai: frozenset[int] | None = None
     if name == "全員聴牌":
-        tenpai = frozenset(range(4))
+        tenpai = frozenset(range(n))
     elif name == "全員不聴":
         tenpai = frozenset()
     elif dtype is DrawType.EXHAUSTIVE and deltas is not None and any(deltas):
         # With mixed tenpai the tenpai seats are exactly those who receive points.
-        tenpai = frozenset(i for i in range(4) if deltas[i] > 0)
+        tenpai = frozenset(i for i in range(n) if deltas[i] > 0)
     r.draw = LoggedDraw(dtype, deltas, tenpai)
 
 
-def _win(deltas_raw: Any, info: Any, dealer: int, where: str) -> LoggedWin:
-    deltas = _deltas(deltas_raw, where)
+def _win(deltas_raw: Any, info: Any, dealer: int, where: str, n: int = 4) -> LoggedWin:
+    deltas = _deltas(deltas_raw, where, n)
     if not isinstance(info, list) or len(info) < 3:
         raise _fail(where, "win details must start with [who, from, pao]")
     who, from_who, pao = _ints(info[:3], 3, f"{where} [who, from, pao]")
-    if not all(0 <= x <= 3 for x in (who, from_who, pao)):
-        raise _fail(where, "who, from and pao must be seats 0..3")
+    if not all(0 <= x < n for x in (who, from_who, pao)):
+        raise _fail(where, f"who, from and pao must be seats 0..{n - 1}")
     if deltas[who] <= 0 or (from_who != who and deltas[from_who] >= 0):
         raise _fail(
             where,
@@ -482,14 +524,15 @@ def _win(deltas_raw: Any, info: Any, dealer: int, where: str) -> LoggedWin:
     if who != from_who:
         points = a
     elif m.group("all"):
-        points = 3 * a  # dealer tsumo: every seat pays a
+        points = (n - 1) * a  # dealer tsumo: every other seat pays a
     elif m.group("b") is not None:
-        points = 2 * a + int(m.group("b"))  # non-dealers pay a, the dealer b
+        points = (n - 2) * a + int(m.group("b"))  # non-dealers pay a, the dealer b
     else:
         raise _fail(where, f"tsumo score {ten!r} lacks the payment split")
     yaku: list[tuple[str, int]] = []
     yakuman: list[tuple[str, int]] = []
-    extra = {"dora": 0, "ura": 0, "aka": 0}
+    extra = {"dora": 0, "ura": 0, "aka": 0, "nuki": 0}
+    nuki_apart = False  # Mahjong Soul's converter lists 抜きドラ apart; Tenhou counts ドラ
     for y in info[4:]:
         ym = _YAKU.match(y) if isinstance(y, str) else None
         if ym is None:
@@ -505,6 +548,7 @@ def _win(deltas_raw: Any, info: Any, dealer: int, where: str) -> LoggedWin:
             yakuman.append((yid, 1))
             continue
         han = int(ym.group("value"))
+        nuki_apart = nuki_apart or yid == "nuki"
         if yid in extra:
             extra[yid] += han
         elif han:
@@ -526,6 +570,7 @@ def _win(deltas_raw: Any, info: Any, dealer: int, where: str) -> LoggedWin:
         dora=extra["dora"],
         aka=extra["aka"],
         ura=extra["ura"],
+        nuki=extra["nuki"] if nuki_apart else None,
     )
 
 

@@ -8,6 +8,12 @@ every seat that could have called but did not. Draws, dora, furiten, every
 win and every draw are the engine's own; the verifier compares them with the
 log: winners, yaku, han, fu, points, limit, dora/aka/ura, score deltas, draw
 type, tenpai seats, the next round's header and the final scores.
+
+Three-player logs replay under ``tenhou-sanma`` (Mahjong Soul's rooms under
+``majsoul-sanma``) on the sanma wall; a logged north set aside is the
+seat's ``nuki`` decision. Tenhou counts pulled norths inside its dora, so
+the engine's ``dora + nuki`` is compared with the log's dora unless the log
+lists them apart.
 """
 
 from __future__ import annotations
@@ -33,7 +39,7 @@ from server.engine.riichi import (
 )
 from server.engine.riichi.rules import RulesError, RuleSet, preset
 from server.engine.riichi.scoring import WinResult
-from server.engine.riichi.wall import Wall
+from server.engine.riichi.wall import LAYOUTS, Wall
 from server.engine.tiles import kind, sort_key, tile_str, tiles_str
 from server.records.model import (
     DrawType,
@@ -55,6 +61,15 @@ ENGINE_DRAW_REASON: dict[DrawType, str] = {
     DrawType.SUUCHA_RIICHI: "suucha_riichi",
     DrawType.SANCHAHOU: "sanchahou",
 }
+
+
+# Mahjong Soul (S21c): the all-last dealer who keeps the deal in first place chooses
+# whether the game ends (MS-chankan stops there, MS-kokushi13 plays on); the engine
+# ends it (``agari_yame``), and a log that plays on made the other choice.
+_YAME_IS_A_CHOICE = frozenset({"majsoul-sanma"})
+# Mahjong Soul's converted records may leave the riichi sticks on the table out of
+# the deltas of the win that ends the game (MS-kokushi: the final points hold them).
+_STICKS_LEFT_OUT_AT_END = frozenset({"majsoul-sanma"})
 
 
 @dataclass(slots=True)
@@ -86,19 +101,27 @@ def rules_for(game: LoggedGame) -> RuleSet:
     """The rules a log was played under.
 
     Our own export names them (``jantaku.rules``: uma, oka, double yakuman ...);
-    any other log gets the ``tenhou`` preset with its length, red fives and kuitan.
+    any other log gets the ``tenhou`` preset (three players: ``tenhou-sanma``, or
+    the log's own, ``majsoul-sanma``) with its length, red fives and kuitan.
     """
     if game.rules is not None:
         try:
-            return RuleSet.from_dict(game.rules)
+            rules = RuleSet.from_dict(game.rules)
         except (RulesError, TypeError, ValueError) as exc:
             raise RecordError(f"{game.source}: field 'jantaku.rules': {exc}") from None
-    return preset("tenhou").with_overrides(
+        if rules.seats != game.seats:
+            raise RecordError(
+                f"{game.source}: field 'jantaku.rules' is for {rules.seats} players, "
+                f"the log has {game.seats}"
+            )
+        return rules
+    name = "tenhou" if game.seats == 4 else (game.preset or "tenhou-sanma")
+    return preset(name).with_overrides(
         length=game.length, red_fives=game.red_fives, kuitan=game.kuitan
     )
 
 
-def build_wall(r: LoggedRound, red_fives: bool) -> Wall:
+def build_wall(r: LoggedRound, red_fives: bool, seats: int = 4) -> Wall:
     """The round's wall: logged hands, draws, rinshan draws and indicators in place."""
     draws = [s.tile for s in r.steps if s.type is StepType.DRAW and not s.rinshan]
     rinshan = [s.tile for s in r.steps if s.type is StepType.DRAW and s.rinshan]
@@ -111,6 +134,7 @@ def build_wall(r: LoggedRound, red_fives: bool) -> Wall:
             ura=r.ura_indicators[: len(r.dora_indicators)],
             dealer=r.dealer,
             red_fives=red_fives,
+            layout=LAYOUTS[seats],
         )
     except ValueError as exc:
         raise RecordError(f"round {r.label}: the logged tiles do not fit one wall: {exc}") from None
@@ -131,14 +155,14 @@ def _fmt_yaku(ys: Iterable[tuple[str, int]]) -> str:
     return ",".join(f"{y}:{h}" for y, h in sorted(ys)) or "-"
 
 
-def win_points(res: WinResult) -> int:
+def win_points(res: WinResult, seats: int = 4) -> int:
     """What the log calls the points: the ron payment or the sum of tsumo payments."""
     p = res.payments
     if "ron" in p:
         return p["ron"]
     if "tsumo_dealer" in p:
-        return p["tsumo_dealer"] + 2 * p["tsumo_nondealer"]
-    return 3 * p["tsumo_nondealer"]
+        return p["tsumo_dealer"] + (seats - 2) * p["tsumo_nondealer"]
+    return (seats - 1) * p["tsumo_nondealer"]
 
 
 class _RoundReplay:
@@ -147,15 +171,16 @@ class _RoundReplay:
         r: LoggedRound,
         rules: RuleSet,
         nxt: LoggedRound | None,
-        final: tuple[int, int, int, int] | None,
+        final: tuple[int, ...] | None,
     ) -> None:
         self.r = r
         self.rules = rules
+        self.n = rules.seats
         self.nxt = nxt
         self.final = final
         self.report = RoundReport(r.label, complete=bool(r.wins) or r.draw is not None)
         self.draws: list[tuple[int, str, bool]] = []  # engine draw events not yet checked
-        self.riichi_paid = [0, 0, 0, 0]
+        self.riichi_paid = [0] * self.n
         self.revealed = 1  # dora indicators the engine has shown
         self.logged_dora = 1  # <DORA> steps seen so far, plus the first indicator
         self.dora_due: str | None = None  # a <DORA> the engine has not matched yet
@@ -164,7 +189,9 @@ class _RoundReplay:
     def run(self) -> RoundReport:
         r = self.r
         try:
-            wall = build_wall(r, self.rules.red_fives > 0)
+            if len(r.hands) != self.n:
+                raise RecordError(f"round {r.label}: {len(r.hands)} hands for {self.n} players")
+            wall = build_wall(r, self.rules.red_fives > 0, self.n)
             self.st: GameState = at_round(
                 self.rules,
                 round_wind=r.round_wind,
@@ -286,6 +313,8 @@ class _RoundReplay:
                 f"{at.value} {tile_str(t or 0)}",
                 where,
             )
+        elif s.type is StepType.NUKI:
+            a = self.pick(s.seat, lambda a: a.type is ActionType.NUKI, "nuki", where)
         elif s.type is StepType.KAKAN:
             a = self.pick(
                 s.seat,
@@ -371,7 +400,10 @@ class _RoundReplay:
             by_seat = {w.seat: w for w in rr.wins}
             for lw in r.wins:
                 ew = by_seat[lw.who]
-                self.compare_win(lw, ew.result, ew.deltas, ew.pao)
+                deltas = ew.deltas
+                if ew is rr.wins[0] and self.sticks_left_out(lw.deltas, ew.seat, deltas):
+                    deltas = lw.deltas  # the final points (compare_next) hold the sticks
+                self.compare_win(lw, ew.result, deltas, ew.pao)
                 self.compare_hand(lw, ew)
             return
         d = r.draw
@@ -385,7 +417,7 @@ class _RoundReplay:
         if d.tenpai is not None and d.type is DrawType.EXHAUSTIVE:
             if frozenset(rr.tenpai) != d.tenpai:
                 self.diff("tenpai seats", sorted(d.tenpai), sorted(rr.tenpai))
-        elif d.type is DrawType.EXHAUSTIVE and len(set(rr.tenpai)) not in (0, 4):
+        elif d.type is DrawType.EXHAUSTIVE and len(set(rr.tenpai)) not in (0, self.n):
             # the log only says that everyone or no one was tenpai
             self.diff("tenpai seats", "all or none", sorted(rr.tenpai))
         if d.hands and d.type in (DrawType.EXHAUSTIVE, DrawType.KYUUSHU):
@@ -399,9 +431,18 @@ class _RoundReplay:
                     self.diff(f"seat {seat} shown hand", want, got_s)
         if d.deltas is not None:
             # Tenhou's draw deltas leave out riichi sticks put down this round.
-            got = tuple(rr.deltas[i] + self.riichi_paid[i] for i in range(4))
+            got = tuple(rr.deltas[i] + self.riichi_paid[i] for i in range(self.n))
             if got != d.deltas:
                 self.diff("deltas", list(d.deltas), list(got))
+
+    def sticks_left_out(self, logged: tuple[int, ...], winner: int, got: tuple[int, ...]) -> bool:
+        """Whether ``logged`` is the engine's ``got`` less the sticks the winner took, in
+        the game's last round of a log that writes them so (``_STICKS_LEFT_OUT_AT_END``)."""
+        if self.final is None or self.rules.name not in _STICKS_LEFT_OUT_AT_END:
+            return False
+        sticks = 1000 * self.r.riichi_sticks + sum(self.riichi_paid)
+        want = tuple(d - (sticks if i == winner else 0) for i, d in enumerate(got))
+        return sticks > 0 and logged == want
 
     def compare_win(
         self, lw: LoggedWin, res: WinResult, deltas: tuple[int, ...], pao: int | None
@@ -421,14 +462,18 @@ class _RoundReplay:
             self.diff(f"{tag} han", lw.han, res.han)
         if lw.fu is not None and not lw.yakuman and lw.fu != res.fu:
             self.diff(f"{tag} fu", lw.fu, res.fu)
-        if lw.points is not None and lw.points != win_points(res):
-            self.diff(f"{tag} points", lw.points, win_points(res))
+        points = win_points(res, self.n)
+        if lw.points is not None and lw.points != points:
+            self.diff(f"{tag} points", lw.points, points)
         if lw.limit != res.limit:
             self.diff(f"{tag} limit", lw.limit, res.limit)
-        for name in ("dora", "aka", "ura"):
+        got_dora = {"dora": res.dora, "aka": res.aka, "ura": res.ura, "nuki": res.nuki}
+        if lw.nuki is None:
+            got_dora["dora"] += got_dora.pop("nuki")  # Tenhou: pulled norths are ドラ
+        for name, got_n in got_dora.items():
             want = getattr(lw, name)
-            if want is not None and want != getattr(res, name):
-                self.diff(f"{tag} {name}", want, getattr(res, name))
+            if want is not None and want != got_n:
+                self.diff(f"{tag} {name}", want, got_n)
         if lw.pao != pao:
             self.diff(f"{tag} pao", lw.pao, pao)
 
@@ -450,6 +495,8 @@ class _RoundReplay:
         st = self.st
         if self.nxt is None and self.final is None:
             return  # the log stops here without saying how the game went on
+        if self.nxt is not None and st.rules.name in _YAME_IS_A_CHOICE:
+            st.rules = st.rules.with_overrides(agari_yame=False, tenpai_yame=False)
         try:
             next_round(st)
         except (IllegalAction, ValueError) as exc:
@@ -467,7 +514,7 @@ class _RoundReplay:
         if st.phase != "game_end":
             self.diff("game end", "game over", f"next round {'ESWN'[st.round_wind]}{st.dealer + 1}")
             return
-        got_pts = [0, 0, 0, 0]
+        got_pts = [0] * self.n
         for f in st.final or ():
             got_pts[f.seat] = f.points
         if self.final is not None and tuple(got_pts) != self.final:

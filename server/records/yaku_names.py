@@ -1,7 +1,8 @@
 """Tenhou's yaku numbers (mjlog) and names (tenhou.net/6) mapped to canonical ids (RULES.md).
 
-Dora, ura and aka are not yaku: they map to the pseudo ids ``dora``, ``ura``
-and ``aka`` and the importers count them separately.
+Dora, ura and aka (and in sanma pulled norths, Mahjong Soul's 抜きドラ) are not
+yaku: they map to the pseudo ids ``dora``, ``ura``, ``aka`` and ``nuki`` and
+the importers count them separately.
 """
 
 from __future__ import annotations
@@ -122,6 +123,12 @@ _NAMES: dict[str, str] = {
     "ドラ": "dora",
     "裏ドラ": "ura",
     "赤ドラ": "aka",
+    # Mahjong Soul records converted to tenhou.net/6 (mjai-reviewer3p): its names for
+    # the wind yakuhai, and the pulled norths (sanma) counted apart from dora
+    "役牌:場風牌": "yakuhai_round_wind",
+    "役牌:自風牌": "yakuhai_seat_wind",
+    "抜きドラ": "nuki",
+    "国士無双十三面待ち": "kokushi",
     # English client
     "Riichi": "riichi",
     "Ippatsu": "ippatsu",
@@ -138,7 +145,7 @@ _NAMES: dict[str, str] = {
 }
 
 YAKUMAN_IDS = frozenset(v[0] for v in TENHOU_YAKU.values() if v[1])
-NOT_YAKU = frozenset({"dora", "ura", "aka"})
+NOT_YAKU = frozenset({"dora", "ura", "aka", "nuki"})
 
 
 def yaku_by_number(n: int) -> tuple[str, bool]:

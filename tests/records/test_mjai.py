@@ -117,6 +117,10 @@ class MjaiReplay:
                 for p in e["consumed"]:
                     hands[a].remove(p)
                 melds[a].append(("ankan", e["consumed"]))
+            elif t == "nukidora":  # sanma: a north set aside, a replacement tsumo follows
+                if e["pai"] != "N" or "N" not in hands[a] or len(hands[a]) % 3 != 2:
+                    self.fail(i, "nukidora of a north not in a hand in turn")
+                hands[a].remove("N")
             elif t == "hora":
                 assert self.scores is not None
                 self.horas += 1
@@ -126,8 +130,13 @@ class MjaiReplay:
                 j = i - 1
                 while lines[j]["type"] in ("dora", "hora"):
                     j -= 1
-                if e["target"] != a and lines[j]["type"] not in ("dahai", "kakan", "ankan"):
-                    self.fail(i, "ron not after a discard or kan")
+                if e["target"] != a and lines[j]["type"] not in (
+                    "dahai",
+                    "kakan",
+                    "ankan",
+                    "nukidora",
+                ):
+                    self.fail(i, "ron not after a discard, kan or north set aside")
                 if sum(e["deltas"]) not in (0, 1000 * self.kyotaku):
                     self.fail(i, f"deltas {e['deltas']} do not add up (kyotaku {self.kyotaku})")
                 if sum(e["deltas"]) > 0:

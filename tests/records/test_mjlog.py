@@ -139,7 +139,11 @@ def test_truncated_log_keeps_the_unfinished_round() -> None:
         (xml(INIT + '<N who="0" />'), "missing attribute 'm'"),
         (xml("<T16/>" + INIT), "comes before the first <INIT>"),
         (xml(INIT + INIT), "has no <AGARI> or <RYUUKYOKU>"),
-        (xml(INIT, HEADER.replace('type="169"', 'type="185"')), "three-player"),
+        # a three-player header (0x10) over a four-player deal
+        (
+            xml(INIT, HEADER.replace('type="169"', 'type="185"')),
+            "three-player round with points or tiles for a fourth seat",
+        ),
         (
             xml(INIT + '<RYUUKYOKU type="foo" ba="0,0" sc="250,0,250,0,250,0,250,0"/>'),
             "unknown draw type 'foo'",

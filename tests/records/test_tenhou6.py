@@ -238,7 +238,10 @@ def test_english_yaku_names_and_zero_han_entries() -> None:
             doc(base_round(f16=["和了", [-3200, 0, 3200, 0], [1, 0, 0]])),
             "details say seat 1 won from seat 0",
         ),
-        (doc(base_round(), rule={"disp": "三般南喰赤"}), "three-player"),
+        (
+            doc(base_round(), rule={"disp": "三般南喰赤"}),  # three players, four hands dealt
+            "three-player round with points or tiles for a fourth seat",
+        ),
     ],
 )
 def test_bad_files_name_what_is_wrong(data: bytes, message: str) -> None:

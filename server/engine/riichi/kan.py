@@ -41,19 +41,23 @@ def ankan(st: GameState, s: int, k: Kind) -> list[Event]:
     events: list[Event] = [Kan(s, meld, None)]
     update_waits(st, s)
     # R12: only kokushi may rob an ankan, where the rules allow it
-    clear_claims(st)
-    st.claim_tile = ids[0]
-    st.claim_from = s
+    robbers: list[int] = []
     if st.rules.kokushi_ankan_chankan:
         for o in range(st.n):
             if o == s or k not in st.waits[o] or st.furiten(o):
                 continue
             c = st.counts(o)
             if sum(c) == 13 and shanten_kokushi(c) == 0:
-                res = st.score(o, st.tile(ids[0]), False, chankan=True)
-                if res is not None:
-                    st.claim_results[o] = res
-                    st.claim_options[o] = [RON_OF[o], PASS_OF[o]]
+                robbers.append(o)
+    # R12: its dora turns in finish_kan, once it stands (a robbed kan never does)
+    clear_claims(st)
+    st.claim_tile = ids[0]
+    st.claim_from = s
+    for o in robbers:
+        res = st.score(o, st.tile(ids[0]), False, chankan=True)
+        if res is not None:
+            st.claim_results[o] = res
+            st.claim_options[o] = [RON_OF[o], PASS_OF[o]]
     st.kan_is_kakan = False
     if st.claim_options:
         st.step = S_CHANKAN
@@ -141,6 +145,7 @@ def nuki(st: GameState, s: int) -> list[Event]:
     clear_claims(st)
     st.claim_tile = tid
     st.claim_from = s
+    st.pulling = True  # a ron now is on the north set aside: never houtei (S12e)
     for o in range(st.n):
         if o == s or NORTH not in st.waits[o] or st.furiten(o):
             continue
@@ -153,7 +158,6 @@ def nuki(st: GameState, s: int) -> list[Event]:
             st.pass_winning_tile(o)  # R16: passing it is furiten, as any winning tile
     if st.claim_options:
         st.step = S_CHANKAN
-        st.pulling = True
         return events
     return events + finish_nuki(st, s)
 

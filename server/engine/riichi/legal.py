@@ -80,8 +80,9 @@ def riichi_refusal(st: GameState, seat: int) -> str | None:
         return "riichi needs a closed hand"
     if st.scores[seat] < 1000:
         return "riichi needs at least 1000 points"
-    if st.live_left() < 4:
-        return "riichi needs at least 4 tiles left in the live wall"
+    if st.live_left() < st.n:
+        # R14 / S22: one more draw of one's own, so a tile for every seat: 4, in sanma 3
+        return f"riichi needs at least {st.n} tiles left in the live wall"
     return None
 
 

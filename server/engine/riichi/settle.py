@@ -19,10 +19,11 @@ def _pao_for(st: GameState, seat: int, res: WinResult) -> int | None:
     return None
 
 
-def _tsumo_points(r: WinResult, dealer: bool) -> int:
+def _tsumo_points(r: WinResult, dealer: bool, n: int) -> int:
+    """A tsumo's total before honba and sticks: every other seat's share (S13: two in sanma)."""
     if dealer:
-        return 3 * r.payments.get("tsumo_nondealer", 0)
-    return r.payments.get("tsumo_dealer", 0) + 2 * r.payments.get("tsumo_nondealer", 0)
+        return (n - 1) * r.payments.get("tsumo_nondealer", 0)
+    return r.payments.get("tsumo_dealer", 0) + (n - 2) * r.payments.get("tsumo_nondealer", 0)
 
 
 def _winner(
@@ -49,7 +50,7 @@ def _winner(
     )
     hand = st.concealed(seat)
     if from_seat is None:
-        points = _tsumo_points(res, seat == st.dealer)
+        points = _tsumo_points(res, seat == st.dealer, st.n)
     else:
         hand.append(win_tile)
         points = sum(res.payments.values())

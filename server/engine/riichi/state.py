@@ -269,7 +269,8 @@ class GameState:
             double_riichi=self.double_riichi[seat],
             ippatsu=self.ippatsu[seat],
             haitei=tsumo and not self.rinshan and self.live_left() == 0,
-            houtei=not tsumo and not chankan and self.live_left() == 0,
+            # not on a kakan (chankan) nor on a north set aside (S12e): not a discard
+            houtei=not tsumo and not chankan and not self.pulling and self.live_left() == 0,
             rinshan=tsumo and self.rinshan,
             chankan=chankan,
             tenhou=first and seat == self.dealer,

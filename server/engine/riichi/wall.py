@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from operator import ge, mod
 
 from server.engine.dealing import deal_positions
-from server.engine.tiles import Tile, TileId, is_red, parse_tiles, tile_of_id
+from server.engine.tiles import Tile, TileId, is_red, parse_tiles, tile_of_id, tile_str
 
 NUM_TILES = 136
 
@@ -264,6 +264,8 @@ class Wall:
             if is_red(tile) and not red_fives:
                 raise ValueError("red fives are off in this wall")
             ids = pool.get(tile)
+            if ids is None:
+                raise ValueError(f"{tile_str(tile)} is not one of the {layout.size} tiles")
             if not ids:
                 raise ValueError(f"no copy of tile {tile} left for position {pos}")
             if pos in placed:
