@@ -233,7 +233,8 @@ def play_game(
             (seat,) = waiting  # unpacking, cheaper than min() on the common one-seat case
         else:
             seat = rng.choice(sorted(waiting))
-        legal = legal_actions(state, seat)
+        obs = observe(state, seat)
+        legal = obs.legal
         if not legal:
             fail(f"seat {seat} is waited on but has no legal action")
             break
@@ -243,7 +244,7 @@ def play_game(
                     fail(f"seat {s} has legal actions but is not waited on")
         if illegal_rate and rng.random() < illegal_rate:
             _check_illegal(variant, state, rng, legal, checks.illegal_tries, stats, fail)
-        action = bots[seat].choose(observe(state, seat))
+        action = bots[seat].choose(obs)
         if legal_rate:
             # bots hand back a listed object: compare by identity before __eq__
             for a in legal:

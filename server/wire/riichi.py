@@ -33,11 +33,12 @@ from server.engine.riichi.observe import Observation, SeatInfo, observations
 from server.engine.riichi.rules import RuleSet
 from server.engine.riichi.scoring import WinResult
 from server.engine.riichi.state import GameState
-from server.engine.tiles import EAST, Tile, tile_str
+from server.engine.tiles import EAST, Tile, sort_key, tile_str
 from server.wire.actions import action_json
 
 WIND_NAMES = "ESWN"
 _TSTR = [tile_str(t) for t in range(37)]
+_SORT = [sort_key(t) for t in range(37)]
 
 
 def tiles_json(tiles: Sequence[Tile]) -> list[str]:
@@ -325,7 +326,7 @@ def views_json(
         if seat is not None:
             players = list(public)
             own = dict(public[seat])
-            own["hand"] = tiles_json(obs.hand)
+            own["hand"] = tiles_json(sorted(obs.hand, key=_SORT.__getitem__))
             own["drawn"] = _TSTR[obs.drawn] if obs.drawn is not None else None
             players[seat] = own
         # whose turn it is is public; who may call a discard is not: a seat learns

@@ -62,7 +62,7 @@ class Observation(NamedTuple):
     in_turn: bool  # the seat in turn decides (not a call window)
     last_discard: tuple[int, Tile] | None  # (seat, tile) being answered
     players: tuple[SeatInfo, ...]
-    hand: tuple[Tile, ...]  # own concealed tiles, sorted, the drawn one left out
+    hand: tuple[Tile, ...]  # own concealed tiles in tile-id order, the drawn one left out
     drawn: Tile | None
     legal: tuple[Action, ...]
     result: RoundResultEvent | None  # the last round's result, in phase round_end
@@ -128,7 +128,7 @@ def _public(st: GameState) -> _Public:
         st.dealer,
         st.wall.dice,
         tuple(st.scores),
-        tuple(st.dora_indicators()),
+        st.dora_tuple(),
         st.live_left(),
         st.turn,
         playing and (st.step is S_TURN or st.step is S_CALLED),
@@ -174,7 +174,8 @@ def observe(st: GameState, seat: int | None) -> Observation:
     if seat is not None:
         d = st.drawn[seat]
         tiles = st._tile
-        hand = tuple(sorted([tiles[x] for x in st.hands[seat] if x != d], key=_SORT.__getitem__))
+        # hands are kept in tile-id order: no sort here (a view sorts them for people)
+        hand = tuple([tiles[x] for x in st.hands[seat] if x != d])
         drawn = tiles[d] if d is not None else None
         acts = tuple(legal(st, seat))
     return _new(

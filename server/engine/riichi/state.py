@@ -99,6 +99,8 @@ class GameState:
         # what every seat's observation shares, and the log length it was built at
         self._public: tuple[Any, ...] | None = None
         self._public_key = -1
+        self._dora: tuple[Tile, ...] = ()
+        self._dora_wall: Wall | None = None
         # each seat's public part (observe.SeatInfo), None once something in it changed
         self._seat_info: list[Any] = [None] * n
         # per-round fields, set by deal.start_round
@@ -219,6 +221,13 @@ class GameState:
 
     def is_closed(self, seat: int) -> bool:
         return all(not f.meld.is_open for f in self.melds[seat])
+
+    def dora_tuple(self) -> tuple[Tile, ...]:
+        """``dora_indicators()`` as a tuple, kept until another indicator is turned."""
+        if self._dora_wall is not self.wall or len(self._dora) != self.dora_count:
+            self._dora_wall = self.wall
+            self._dora = tuple(self.dora_indicators())
+        return self._dora
 
     def dora_indicators(self) -> list[Tile]:
         tiles, pos = self.wall.tiles, self.wall.layout.dora_pos
