@@ -49,6 +49,13 @@ class Settings(BaseSettings):
     disconnect_grace_seconds: float = 10.0
     round_end_pause_seconds: float = 6.0
     bot_delay_seconds: float = 0.5
+    # After every discard (and kan that may be robbed) at a table where humans sit,
+    # nothing that follows goes to anyone but the seats that may call before this
+    # many seconds: nobody can tell from the timing whether anyone could call
+    # (docs/protocol.md, "The call window"). Longer than bot_delay; 0 = off.
+    call_window_seconds: float = 0.0
+    # Spectators' frames are gathered this long and sent together (one write each).
+    spectator_interval_seconds: float = 0.0
     # Frames larger than this are refused with an error (the connection survives).
     max_message_bytes: int = 4096
     # Per-connection token bucket: sustained messages per second and burst size.

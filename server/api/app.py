@@ -42,9 +42,8 @@ log = logging.getLogger(__name__)
 
 
 async def push_lobby_after_game(ctx: ServerContext, game_id: int) -> None:
-    """Once a finished game is written, push its lobby (open again) to the listeners."""
-    await ctx.recorder.flush()
-
+    """Push a finished game's lobby (open again: committed with the game's end) to the
+    listeners."""
     code = await ctx.run_db(lambda s: s.scalar(select(Lobby.code).where(Lobby.game_id == game_id)))
     if code is None:
         return
@@ -174,6 +173,23 @@ async def resume_games(
         log.info("resumed %d of %d live games", len(tables.tables), len(live))
 
 
+async def reload_game(db: Database, tables: TableManager, game_id: int) -> None:
+    """Rebuild a table that stopped because a step was not committed, from its record,
+    once the database answers again (its players reconnect as after a restart)."""
+    delay = 1.0
+    while True:
+        try:
+            live = await asyncio.to_thread(db.run, lambda s: game_queries.live_game(s, game_id))
+        except Exception as exc:
+            log.warning("game %d: the record cannot be read yet (%r)", game_id, exc)
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 30.0)
+            continue
+        if live is not None and tables.get(game_id) is None:
+            await resume_games(db, tables, [live])
+        return
+
+
 def create_app(
     settings: Settings | None = None,
     bot_factory: BotFactory | None = None,
@@ -198,6 +214,8 @@ def create_app(
             round_end_pause=settings.round_end_pause_seconds,
             bot_delay=settings.bot_delay_seconds,
             replay_buffer=settings.replay_buffer_events,
+            call_window=settings.call_window_seconds,
+            spectator_interval=settings.spectator_interval_seconds,
         )
         tables = TableManager(config, recorder, bot_factory)
         background: set[asyncio.Task[None]] = set()
@@ -207,7 +225,13 @@ def create_app(
             background.add(task)
             task.add_done_callback(background.discard)
 
+        def table_broken(game_id: int) -> None:
+            task = asyncio.get_running_loop().create_task(reload_game(db, tables, game_id))
+            background.add(task)
+            task.add_done_callback(background.discard)
+
         tables.on_game_end = game_ended
+        tables.on_broken = table_broken
         app.state.ctx = ctx = ServerContext(
             settings=settings,
             db=db,

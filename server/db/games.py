@@ -87,26 +87,34 @@ class LiveGame:
 
 def live_games(s: Session) -> list[LiveGame]:
     """Every game still marked "live", with its record, oldest first."""
-    out = []
-    for g in s.scalars(select(Game).where(Game.status == "live").order_by(Game.id)):
-        rows = s.execute(
-            select(GameEvent.kind, GameEvent.type, GameEvent.data)
-            .where(GameEvent.game_id == g.id)
-            .order_by(GameEvent.id)
-        ).all()
-        hands = s.scalar(select(func.count()).select_from(Hand).where(Hand.game_id == g.id))
-        out.append(
-            LiveGame(
-                game_id=g.id,
-                rules=dict(g.rules),
-                seed=bytes.fromhex(g.seed),
-                first_dealer=g.first_dealer,
-                seats=tuple((gs.name, gs.player_id, gs.bot) for gs in g.seats),
-                rows=tuple((r.kind, r.type, r.data) for r in rows),
-                hands_saved=int(hands or 0),
-            )
-        )
-    return out
+    return [
+        _live_game(s, g)
+        for g in s.scalars(select(Game).where(Game.status == "live").order_by(Game.id))
+    ]
+
+
+def live_game(s: Session, game_id: int) -> LiveGame | None:
+    """One game, if it is still "live", with its record."""
+    g = s.get(Game, game_id)
+    return _live_game(s, g) if g is not None and g.status == "live" else None
+
+
+def _live_game(s: Session, g: Game) -> LiveGame:
+    rows = s.execute(
+        select(GameEvent.kind, GameEvent.type, GameEvent.data)
+        .where(GameEvent.game_id == g.id)
+        .order_by(GameEvent.id)
+    ).all()
+    hands = s.scalar(select(func.count()).select_from(Hand).where(Hand.game_id == g.id))
+    return LiveGame(
+        game_id=g.id,
+        rules=dict(g.rules),
+        seed=bytes.fromhex(g.seed),
+        first_dealer=g.first_dealer,
+        seats=tuple((gs.name, gs.player_id, gs.bot) for gs in g.seats),
+        rows=tuple((r.kind, r.type, r.data) for r in rows),
+        hands_saved=int(hands or 0),
+    )
 
 
 def abort_game(s: Session, game_id: int) -> None:

@@ -10,6 +10,7 @@ from typing import Any
 
 from server.engine import game as engine
 from server.engine.rules import RuleSet
+from server.tables.clock import Clock
 from server.tables.resume import rebuild
 from server.tables.sink import TableSink
 from server.tables.table import BotFactory, SeatSpec, Table, TableConfig
@@ -33,16 +34,21 @@ class TableManager:
         sink: TableSink,
         bot_factory: BotFactory | None = None,
         linger_seconds: float = 300.0,
+        clock: Clock | None = None,
     ) -> None:
         self.config = config
         self.sink = sink
         self.bot_factory: BotFactory = bot_factory or default_bot_factory  # type: ignore[assignment]
         self.linger_seconds = linger_seconds
+        self.clock = clock
         self.tables: dict[int, Table] = {}
         # The pending removal of each finished table (dropped once it has run).
         self._reapers: dict[int, asyncio.TimerHandle] = {}
         # Called with the game id when a game ends (the app pushes the reopened lobby).
         self.on_game_end: Callable[[int], None] | None = None
+        # Called with the game id when a table stopped because a step could not be
+        # committed (the app rebuilds it from the record once the database answers).
+        self.on_broken: Callable[[int], None] | None = None
 
     def get(self, game_id: int) -> Table | None:
         return self.tables.get(game_id)
@@ -77,7 +83,10 @@ class TableManager:
         """
         done = rebuild(rules, seed, first_dealer, rows)
         table = self._register(game_id, done.state, seats, seed)
-        table.resume(done.version, hands_saved, done.results)
+        if done.fresh:
+            table.start(list(done.state.start_events))
+        else:
+            table.resume(done.version, hands_saved, done.results)
         return table
 
     def _register(
@@ -93,6 +102,8 @@ class TableManager:
             bot_factory=self.bot_factory,
             seed=int.from_bytes(seed[:4], "big"),
             on_finished=self._finished,
+            on_broken=self._broken,
+            clock=self.clock,
         )
         self.tables[game_id] = table
         return table
@@ -104,6 +115,12 @@ class TableManager:
         self._reapers[table.game_id] = loop.call_later(
             self.linger_seconds, self._reap, table.game_id
         )
+
+    def _broken(self, table: Table) -> None:
+        if self.tables.get(table.game_id) is table:
+            del self.tables[table.game_id]
+        if self.on_broken is not None:
+            self.on_broken(table.game_id)
 
     def _reap(self, game_id: int) -> None:
         self._reapers.pop(game_id, None)

@@ -29,6 +29,12 @@ class Rebuilt:
     version: int  # events recorded so far = the table's version
     results: dict[str, dict[str, Any]]  # the latest result event data by type
 
+    @property
+    def fresh(self) -> bool:
+        """Nothing was recorded yet (the process stopped as the game was created):
+        the game starts as new, its opening events still to be recorded and sent."""
+        return self.version == 0
+
 
 def rebuild(
     rules: RuleSet,
@@ -38,6 +44,8 @@ def rebuild(
 ) -> Rebuilt:
     """The state after the recorded ``rows`` ((kind, type, data) in record order)."""
     state = engine.new_game(rules, seed, first_dealer)
+    if not rows:
+        return Rebuilt(state, 0, {})
     produced: list[Event] = list(state.start_events)
     recorded = [t for kind, t, _ in rows if kind == "event"]
     for i, (kind, _type, data) in enumerate(rows):

@@ -54,3 +54,45 @@ def test_models_match_migrations(sqlite_url: str) -> None:
     finally:
         engine.dispose()
     assert diff == []
+
+
+def _check_event_versions_unique(url: str) -> None:
+    from sqlalchemy.exc import IntegrityError
+
+    from server.db.models import Game, GameEvent
+    from server.db.session import Database
+
+    migrate.upgrade(url)
+    db = Database(url)
+    try:
+        with db.session() as s:
+            g = Game(rules={}, seed="00", first_dealer=0, dice=[1, 1])
+            s.add(g)
+            s.flush()
+            gid = g.id
+            s.add_all(
+                [
+                    GameEvent(game_id=gid, version=1, kind="event", type="a", data={}),
+                    # an action carries the version it was applied at: shared, allowed
+                    GameEvent(game_id=gid, version=1, kind="action", type="b", data={}),
+                    GameEvent(game_id=gid, version=2, kind="event", type="c", data={}),
+                ]
+            )
+        with pytest.raises(IntegrityError), db.session() as s:
+            s.add(GameEvent(game_id=gid, version=2, kind="event", type="d", data={}))
+    finally:
+        db.dispose()
+    # 0002 goes down to 0001 and up again.
+    migrate.downgrade(url, "0001")
+    assert migrate.current(url) == "0001"
+    migrate.upgrade(url)
+    assert migrate.current(url) == "0002"
+
+
+def test_event_versions_are_unique_per_game_sqlite(sqlite_url: str) -> None:
+    _check_event_versions_unique(sqlite_url)
+
+
+@pytest.mark.postgres
+def test_event_versions_are_unique_per_game_postgres(pg_url: str) -> None:
+    _check_event_versions_unique(pg_url)

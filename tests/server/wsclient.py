@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections import deque
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
@@ -44,6 +45,7 @@ class TableClient:
         self.game_over: dict[str, Any] | None = None
         self.errors: list[dict[str, Any]] = []
         self.gaps: list[tuple[int, int]] = []
+        self.unread: deque[dict[str, Any]] = deque()  # the rest of a batch frame
 
     @classmethod
     async def open(
@@ -75,7 +77,11 @@ class TableClient:
         await self.ws.send(json.dumps(obj))
 
     async def recv(self, timeout: float = 20.0) -> dict[str, Any]:
-        msg: dict[str, Any] = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
+        """The next message (a batch frame is read one message at a time)."""
+        if not self.unread:
+            msg: dict[str, Any] = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
+            self.unread.extend(msg["messages"] if msg["type"] == "batch" else [msg])
+        msg = self.unread.popleft()
         self.frames.append(msg)
         t = msg["type"]
         if t == "event":
