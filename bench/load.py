@@ -246,7 +246,7 @@ def cpu_seconds(pid: int) -> float:
         return float("nan")
 
 
-def start_server(db_url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
+def start_server(db_url: str, port: int, log: Path, call_window: float) -> subprocess.Popen[bytes]:
     env = {
         **os.environ,
         "JANTAKU_ENV": "test",
@@ -257,6 +257,9 @@ def start_server(db_url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
         "JANTAKU_ROUND_END_PAUSE_SECONDS": "1",
         # Every seat is a bench client: no bot may take one over while tables are set up.
         "JANTAKU_DISCONNECT_GRACE_SECONDS": "3600",
+        # The call window holds every discard's outcome for this long (by design):
+        # off by default, so that the latency is the server's own work.
+        "JANTAKU_CALL_WINDOW_SECONDS": str(call_window),
     }
     proc = subprocess.Popen(
         [sys.executable, "-m", "server", "serve", "--port", str(port)],
@@ -364,7 +367,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         port = free_port()
         tmp = Path(tempfile.mkdtemp(prefix="jantaku-load-"))
         db_url = args.db or f"sqlite:///{tmp}/load.db"
-        proc = start_server(db_url, port, tmp / "server.log")
+        proc = start_server(db_url, port, tmp / "server.log", args.call_window)
         print(f"server log: {tmp / 'server.log'}", file=sys.stderr)
         base = f"http://127.0.0.1:{port}"
     ws_base = "ws" + base[len("http") :]
@@ -476,6 +479,13 @@ def main(argv: list[str] | None = None) -> int:
         "--url",
         help="use a running server instead, e.g. http://127.0.0.1:8000 (started with "
         "JANTAKU_GUEST_RATE_PER_MINUTE and JANTAKU_JOIN_RATE_PER_MINUTE above 4 x tables)",
+    )
+    p.add_argument(
+        "--call-window",
+        type=float,
+        default=0.0,
+        help="the server's call window in seconds (default 0: off; a discard's latency "
+        "then includes the window)",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument(

@@ -53,7 +53,7 @@ class Settings(BaseSettings):
     # nothing that follows goes to anyone but the seats that may call before this
     # many seconds: nobody can tell from the timing whether anyone could call
     # (docs/protocol.md, "The call window"). Longer than bot_delay; 0 = off.
-    call_window_seconds: float = 0.0
+    call_window_seconds: float = 1.0
     # Spectators' frames are gathered this long and sent together (one write each).
     spectator_interval_seconds: float = 0.0
     # Frames larger than this are refused with an error (the connection survives).

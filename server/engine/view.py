@@ -86,7 +86,9 @@ def views(
     scores = list(state.scores)
     dora = [_TSTR[t] for t in state.dora_indicators()]
     wall_left = state.live_left()
-    waiting = sorted(waiting_on(state))
+    # Each seat learns only whether it must act itself: the set of seats that may
+    # call a discard would tell everyone who holds a pair (issue 12).
+    waiting = waiting_on(state)
     result = state.last_result.event if state.phase == "round_end" and state.last_result else None
     out: list[dict[str, Any]] = []
     for seat in seats:
@@ -104,7 +106,7 @@ def views(
                 "dora_indicators": dora,
                 "wall_left": wall_left,
                 "turn": state.turn,
-                "waiting_on": waiting,
+                "waiting_on": [seat] if seat in waiting else [],
                 "last_discard": last,
                 "players": players,
                 "legal_actions": [_action_json(a) for a in state.legal(seat)]

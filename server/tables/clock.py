@@ -42,33 +42,37 @@ class _FakeHandle:
 
 
 class FakeClock:
-    """A clock that stands still until ``advance`` moves it (tests of timing, no sleeps)."""
+    """A clock that stands still until ``advance`` moves it (tests of timing, no sleeps).
+
+    It counts whole milliseconds, so that steps add up exactly (0.05 s twenty times
+    is 1.0 s, as a test expects)."""
 
     def __init__(self, start: float = 0.0) -> None:
-        self.time = start
-        self._due: list[tuple[float, int, _FakeHandle, Callable[[], None]]] = []
+        self.ms = round(start * 1000)
+        self._due: list[tuple[int, int, _FakeHandle, Callable[[], None]]] = []
         self._seq = itertools.count()
 
     def now(self) -> float:
-        return self.time
+        return self.ms / 1000
 
     def call_later(self, delay: float, fn: Callable[[], None]) -> Handle:
         handle = _FakeHandle()
-        heapq.heappush(self._due, (self.time + max(0.0, delay), next(self._seq), handle, fn))
+        due = self.ms + max(0, round(delay * 1000))
+        heapq.heappush(self._due, (due, next(self._seq), handle, fn))
         return handle
 
     def advance(self, seconds: float) -> None:
         """Move time on, running every callback that falls due, in time order."""
-        end = self.time + seconds
+        end = self.ms + round(seconds * 1000)
         while self._due and self._due[0][0] <= end:
             when, _, handle, fn = heapq.heappop(self._due)
-            self.time = max(self.time, when)
+            self.ms = max(self.ms, when)
             if not handle.cancelled:
                 fn()
-        self.time = end
+        self.ms = end
 
     def next_due(self) -> float | None:
         """When the next pending callback falls due (None: nothing pending)."""
         while self._due and self._due[0][2].cancelled:
             heapq.heappop(self._due)
-        return self._due[0][0] if self._due else None
+        return self._due[0][0] / 1000 if self._due else None

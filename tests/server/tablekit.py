@@ -112,7 +112,7 @@ async def settle() -> None:
 
 async def advance(clock: FakeClock, seconds: float, step: float = 0.05) -> None:
     """Move the fake clock on in small steps, letting the actor run after each."""
-    end = clock.now() + seconds
-    while clock.now() < end - 1e-9:
-        clock.advance(min(step, end - clock.now()))
+    end = clock.ms + round(seconds * 1000)
+    while clock.ms < end:
+        clock.advance(min(step, (end - clock.ms) / 1000))
         await settle()
