@@ -55,7 +55,9 @@ class Settings(BaseSettings):
     # (docs/protocol.md, "The call window"). Longer than bot_delay; 0 = off.
     call_window_seconds: float = 1.0
     # Spectators' frames are gathered this long and sent together (one write each).
-    spectator_interval_seconds: float = 0.0
+    spectator_interval_seconds: float = 0.2
+    # Spectators one table takes at most.
+    max_spectators_per_table: int = 50
     # Frames larger than this are refused with an error (the connection survives).
     max_message_bytes: int = 4096
     # Per-connection token bucket: sustained messages per second and burst size.

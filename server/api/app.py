@@ -20,7 +20,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from server.api import games, history, lobbies, memory, players, score, ws
 from server.api.auth import COOKIE_NAME, COOKIE_ORIGIN_REFUSED, cookie_origin_ok
-from server.api.context import ServerContext
+from server.api.context import ServerContext, with_watch_path
 from server.api.hub import LobbyHub
 from server.api.ratelimit import WindowLimiter
 from server.db import games as game_queries
@@ -52,7 +52,7 @@ async def push_lobby_after_game(ctx: ServerContext, game_id: int) -> None:
         return lobby_queries.lobby_json(s, lobby_queries.get_lobby(s, code))
 
     async with ctx.lobby_lock(code):
-        ctx.hub.publish(code, await ctx.run_db(load))
+        ctx.hub.publish(code, with_watch_path(ctx, await ctx.run_db(load)))
 
 
 async def send_error(send: Send, status: int, code: str, message: str) -> None:

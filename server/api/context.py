@@ -11,10 +11,10 @@ from typing import Annotated, Any, TypeVar
 from fastapi import Depends, HTTPException, Request
 from sqlalchemy.orm import Session
 
-from server.api.auth import COOKIE_NAME, bearer_token, token_hash
+from server.api.auth import COOKIE_NAME, bearer_token, token_hash, watch_key, watch_key_ok
 from server.api.hub import LobbyHub
 from server.api.ratelimit import WindowLimiter
-from server.db import lobbies
+from server.db import games, lobbies
 from server.db.models import Player
 from server.db.recorder import Recorder
 from server.db.session import Database
@@ -82,6 +82,13 @@ async def current_player(request: Request, ctx: Ctx) -> Player:
 CurrentPlayer = Annotated[Player, Depends(current_player)]
 
 
+async def optional_player(request: Request, ctx: Ctx) -> Player | None:
+    return await lookup_player(ctx, request_token(request))
+
+
+OptionalPlayer = Annotated[Player | None, Depends(optional_player)]
+
+
 def client_address(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
@@ -96,3 +103,28 @@ def check_rate(limiter: WindowLimiter, request: Request, too_many: str) -> None:
             f"too many {too_many}; try again shortly",
             headers={"Retry-After": str(int(wait) + 1)},
         )
+
+
+async def may_watch(
+    ctx: ServerContext, game_id: int, player: Player | None, key: str | None
+) -> bool:
+    """Whether a live game may be watched or looked up: with its spectate link's key,
+    or by a player seated at it or in its lobby (issue 12: private games)."""
+    if watch_key_ok(ctx.settings.secret, game_id, key):
+        return True
+    if player is None:
+        return False
+    pid = player.id
+    return await ctx.run_db(lambda s: games.is_participant(s, game_id, pid))
+
+
+def with_watch_path(ctx: ServerContext, lobby: dict[str, Any]) -> dict[str, Any]:
+    """The lobby object as sent: a live game carries its spectate link (the lobby's code
+    is itself a secret that lets anyone join, so its holders may watch)."""
+    game = lobby.get("game")
+    if game is not None and game.get("status") == "live":
+        lobby["game"] = {
+            **game,
+            "watch_path": f"/#/game/{game['id']}/{watch_key(ctx.settings.secret, game['id'])}",
+        }
+    return lobby

@@ -14,7 +14,15 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Query, Request, Response
 from sqlalchemy.orm import Session
 
-from server.api.context import Ctx, CurrentPlayer, api_error
+from server.api.context import (
+    Ctx,
+    CurrentPlayer,
+    OptionalPlayer,
+    api_error,
+    check_rate,
+    may_watch,
+)
+from server.api.schemas import MAX_ID, GameId, Limit, LobbyCode, Offset
 from server.db import imported as queries
 from server.records.export_tenhou6 import export_tenhou6
 from server.records.importer import import_log
@@ -31,13 +39,14 @@ ExportFormat = Literal["tenhou6", "mjai"]
 
 @router.get("/games/{game_id}/export")
 async def export_game(
-    game_id: int,
+    game_id: GameId,
     ctx: Ctx,
+    viewer: OptionalPlayer,
     format: Annotated[ExportFormat, Query(description="tenhou6 (JSON) or mjai (JSON lines)")],
 ) -> Response:
     """Download a finished game as tenhou.net/6 JSON or mjai JSON lines."""
     src = await ctx.run_db(lambda s: queries.export_source(s, game_id))
-    if src is None:
+    if src is None or (src.status == "live" and not await may_watch(ctx, game_id, viewer, None)):
         raise api_error(404, "not_found", f"no game {game_id}")
     if src.status == "live":
         raise api_error(409, "game_live", "the record is published once the game is over")
@@ -114,12 +123,15 @@ async def import_game(
 
 @router.get("/lobbies/{code}/games")
 async def lobby_games(
-    code: str,
+    code: LobbyCode,
+    request: Request,
     ctx: Ctx,
-    limit: Annotated[int, Query(ge=1, le=100)] = 20,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    limit: Limit = 20,
+    offset: Offset = 0,
 ) -> dict[str, Any]:
     """Finished games played in one lobby, newest first."""
+    # A code look-up like any other (it tells whether a code exists).
+    check_rate(ctx.join_limiter, request, "lobby look-ups")
     got = await ctx.run_db(lambda s: queries.lobby_games(s, code, limit, offset))
     if got is None:
         raise api_error(404, "not_found", f"no lobby {code}")
@@ -129,9 +141,10 @@ async def lobby_games(
 
 @router.get("/history/imports")
 async def imports_of(
-    ctx: Ctx, ids: Annotated[str, Query(max_length=2000, pattern=r"^[0-9]+(,[0-9]+)*$")]
+    ctx: Ctx,
+    ids: Annotated[str, Query(max_length=2000, pattern=r"^[0-9]{1,10}(,[0-9]{1,10})*$")],
 ) -> dict[str, Any]:
     """Which of the given game ids were imported, and from what (for the history list)."""
-    wanted = [int(x) for x in ids.split(",")][:100]
+    wanted = [n for n in (int(x) for x in ids.split(",")[:100]) if n <= MAX_ID]
     info = await ctx.run_db(lambda s: queries.import_info(s, wanted))
     return {"imports": {str(k): v for k, v in info.items()}}

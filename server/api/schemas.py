@@ -4,10 +4,21 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
+from fastapi import Path, Query
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=32)]
 Slot = Annotated[int, Field(ge=0, le=3)]
+
+# Ids and offsets are checked at the edge: past the database's integer range a query
+# would fail in the database (PostgreSQL's integer is 32 bits).
+MAX_ID = 2**31 - 1
+GameId = Annotated[int, Path(ge=1, le=MAX_ID, description="a game id")]
+SlotPath = Annotated[int, Path(ge=0, le=3, description="a lobby slot, 0..3")]
+Offset = Annotated[int, Query(ge=0, le=MAX_ID)]
+Limit = Annotated[int, Query(ge=1, le=100)]
+LOBBY_CODE = r"^[A-Za-z0-9_-]{1,32}$"
+LobbyCode = Annotated[str, Path(pattern=LOBBY_CODE, description="a lobby's code")]
 
 
 class Strict(BaseModel):
@@ -71,6 +82,8 @@ class Hello(WsMessage):
     token: str | None = Field(default=None, max_length=200)
     last_version: int | None = Field(default=None, ge=0)
     spectate: bool = False
+    # The spectate link's key (a live game is watched only with it, or by a member).
+    watch: str | None = Field(default=None, max_length=64)
     # Receive the frames of one step as one {"type": "batch", "messages": [...]} frame.
     batch: bool = False
 

@@ -16,7 +16,7 @@ from pydantic import ValidationError
 from sqlalchemy.orm import Session
 
 from server.api.auth import COOKIE_NAME, COOKIE_ORIGIN_REFUSED, bearer_token, cookie_origin_ok
-from server.api.context import ServerContext, lookup_player
+from server.api.context import ServerContext, lookup_player, may_watch, with_watch_path
 from server.api.ratelimit import TokenBucket
 from server.api.schemas import (
     LOBBY_MESSAGES,
@@ -220,13 +220,25 @@ async def table_socket(ws: WebSocket, game_id: int) -> None:
         if not ok:
             return
         table = ctx.tables.get(game_id)
-        if table is None:
+        seat = table.seat_of(player.id) if table is not None and player is not None else None
+        watching = seat is None or hello.spectate
+        # A live game is watched only with its spectate link or by its own players:
+        # to anyone else it does not exist (game ids are a plain counter).
+        if table is None or (watching and not await may_watch(ctx, game_id, player, hello.watch)):
             conn.send(error_frame("not_found", f"no live table for game {game_id}", hello.ref))
             conn.close(4404)
             return
-        if player is not None and not hello.spectate:
-            conn.seat = table.seat_of(player.id)
-        conn.batch = hello.batch
+        if watching:
+            if len(table.spectators) >= ctx.settings.max_spectators_per_table:
+                conn.send(error_frame("busy", "this table has as many spectators as it takes"))
+                conn.close(4429)
+                return
+            # A spectator's frames come from the table's spectator stream, already
+            # gathered into batch frames (docs/protocol.md).
+            conn.batch = False
+        else:
+            conn.seat = seat
+            conn.batch = hello.batch
         table.post(Connect(conn, hello.last_version))
         while True:
             msg = await session.next_message()
@@ -279,7 +291,7 @@ async def lobby_socket(ws: WebSocket, code: str) -> None:
 
         async with ctx.lobby_lock(code):
             try:
-                data = await ctx.run_db(load)
+                data = with_watch_path(ctx, await ctx.run_db(load))
             except lobbies.LobbyError:
                 conn.send(error_frame("not_found", "no lobby with that code", hello.ref))
                 conn.close(4404)

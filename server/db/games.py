@@ -117,6 +117,22 @@ def _live_game(s: Session, g: Game) -> LiveGame:
     )
 
 
+def is_participant(s: Session, game_id: int, player_id: int) -> bool:
+    """Whether the player sits at the game or in the lobby it was started from."""
+    seated = s.scalar(
+        select(GameSeat.seat).where(GameSeat.game_id == game_id, GameSeat.player_id == player_id)
+    )
+    if seated is not None:
+        return True
+    in_lobby = s.scalar(
+        select(LobbySeat.slot)
+        .join(Lobby, Lobby.id == LobbySeat.lobby_id)
+        .join(Game, Game.lobby_id == Lobby.id)
+        .where(Game.id == game_id, LobbySeat.player_id == player_id)
+    )
+    return in_lobby is not None
+
+
 def abort_game(s: Session, game_id: int) -> None:
     """Mark one game aborted (it cannot go on) and reopen its lobby."""
     g = s.get(Game, game_id)

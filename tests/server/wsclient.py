@@ -56,6 +56,7 @@ class TableClient:
         *,
         last_version: int | None = None,
         spectate: bool = False,
+        watch: str | None = None,
         name: str = "",
     ) -> TableClient:
         # No receive-queue limit: a test that stops reading must still close promptly.
@@ -66,6 +67,8 @@ class TableClient:
             hello["token"] = token
         if spectate:
             hello["spectate"] = True
+        if watch is not None:
+            hello["watch"] = watch
         await client.send(hello)
         client.welcome = await client.recv_type("welcome")
         client.seat = client.welcome["seat"]

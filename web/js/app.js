@@ -1,4 +1,4 @@
-// Entry point: hash routes (#/, #/join/CODE, #/lobby/CODE, #/game/ID, #/history, #/replay/ID),
+// Entry point: hash routes (#/, #/join/CODE, #/lobby/CODE, #/game/ID[/KEY], #/history, #/replay/ID),
 // header, language switch.
 import { api } from "./api.js";
 import { initI18n, setLang, getLang, LANGS, t, onLangChange } from "./i18n.js";
@@ -60,7 +60,8 @@ async function route() {
     } else if (parts[0] === "lobby" && parts[1]) {
       app.screen = new LobbyScreen(root, app, parts[1]);
     } else if (parts[0] === "game" && parts[1]) {
-      app.screen = new GameScreen(root, parts[1]);
+      // #/game/ID for its players; #/game/ID/KEY is a spectate link (docs/protocol.md).
+      app.screen = new GameScreen(root, parts[1], { watch: parts[2] || null });
     } else if (parts[0] === "history") {
       await renderHistory(root, app, parts.slice(1));
     } else if (parts[0] === "replay" && parts[1]) {

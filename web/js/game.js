@@ -37,7 +37,7 @@ export class GameScreen {
     if (opts.returnPoints) {
       this.returnPoints = opts.returnPoints;
     } else {
-      api.game(gameId).then(
+      api.game(gameId, opts.watch).then(
         (g) => {
           const rules = g && g.rules;
           if (rules && typeof rules === "object" && rules.return_points) this.returnPoints = rules.return_points;
@@ -47,7 +47,7 @@ export class GameScreen {
     }
     const connect = opts.connect || ((handlers) => new LiveSocket(`/ws/table/${encodeURIComponent(gameId)}`, handlers));
     this.sock = connect({
-      hello: () => ({ type: "hello", last_version: this.version, spectate: false }),
+      hello: () => ({ type: "hello", last_version: this.version, spectate: false, ...(opts.watch ? { watch: opts.watch } : {}) }),
       onMessage: (m) => this.message(m),
       onStatus: (s) => {
         this.status = s;
