@@ -254,6 +254,9 @@ def start_server(db_url: str, port: int, log: Path, call_window: float) -> subpr
         "DATABASE_URL": db_url,
         "JANTAKU_JOIN_RATE_PER_MINUTE": "1000000",
         "JANTAKU_GUEST_RATE_PER_MINUTE": "1000000",
+        "JANTAKU_LOBBY_RATE_PER_MINUTE": "1000000",
+        # Every client of the bench is on 127.0.0.1.
+        "JANTAKU_MAX_SOCKETS_PER_ADDRESS": "100000",
         "JANTAKU_ROUND_END_PAUSE_SECONDS": "1",
         # Every seat is a bench client: no bot may take one over while tables are set up.
         "JANTAKU_DISCONNECT_GRACE_SECONDS": "3600",
@@ -478,7 +481,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--url",
         help="use a running server instead, e.g. http://127.0.0.1:8000 (started with "
-        "JANTAKU_GUEST_RATE_PER_MINUTE and JANTAKU_JOIN_RATE_PER_MINUTE above 4 x tables)",
+        "JANTAKU_GUEST_RATE_PER_MINUTE, JANTAKU_JOIN_RATE_PER_MINUTE, "
+        "JANTAKU_LOBBY_RATE_PER_MINUTE and JANTAKU_MAX_SOCKETS_PER_ADDRESS above 4 x tables)",
     )
     p.add_argument(
         "--call-window",

@@ -9,18 +9,21 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-import orjson
-from fastapi import FastAPI, HTTPException, Request, Response
-from fastapi.exception_handlers import http_exception_handler
+from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import select
 from sqlalchemy.orm import Session
-from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from swagger_ui_bundle import swagger_ui_path
 
 from server.api import games, history, lobbies, memory, players, score, ws
-from server.api.auth import COOKIE_NAME, COOKIE_ORIGIN_REFUSED, cookie_origin_ok
 from server.api.context import ServerContext, with_watch_path
+from server.api.edge import (
+    BodyLimit,
+    CookieOrigin,
+    SafeJSONResponse,
+    SecurityHeaders,
+    install_error_handlers,
+)
 from server.api.hub import LobbyHub
 from server.api.ratelimit import WindowLimiter
 from server.db import games as game_queries
@@ -53,96 +56,6 @@ async def push_lobby_after_game(ctx: ServerContext, game_id: int) -> None:
 
     async with ctx.lobby_lock(code):
         ctx.hub.publish(code, with_watch_path(ctx, await ctx.run_db(load)))
-
-
-async def send_error(send: Send, status: int, code: str, message: str) -> None:
-    """An error response in the API's shape, from a middleware (no route involved)."""
-    body = orjson.dumps({"detail": {"code": code, "message": message}})
-    await send(
-        {
-            "type": "http.response.start",
-            "status": status,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(body)).encode()),
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": body})
-
-
-class CookieOrigin:
-    """A request that changes something on the session cookie must come from our pages.
-
-    POST, PUT, PATCH and DELETE carrying the cookie (and no bearer header) from a
-    page of another origin (``Origin`` not the server's host: ``auth.cookie_origin_ok``)
-    get 403 ``cross_origin`` before any route runs. SameSite=Lax already keeps the
-    cookie off other sites' requests, but not off a page on the same host at
-    another port, which could otherwise post a body-less form (leave, start,
-    logout) or a log import as the player.
-    """
-
-    UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
-
-    def __init__(self, app: ASGIApp, allowed: str) -> None:
-        self.app = app
-        self.allowed = allowed
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and scope["method"] in self.UNSAFE:
-            headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
-            cookie = f"{COOKIE_NAME}=" in headers.get("cookie", "")
-            if (
-                cookie
-                and "authorization" not in headers
-                and not cookie_origin_ok(headers, self.allowed)
-            ):
-                await send_error(send, 403, "cross_origin", COOKIE_ORIGIN_REFUSED)
-                return
-        await self.app(scope, receive, send)
-
-
-class BodyLimit:
-    """Request bodies over the limit get a 413 in the API's error shape; nothing is read.
-
-    A declared Content-Length over the limit is answered before the body is read;
-    a body that streams in without one is cut off once it passes the limit (the
-    route sees an HTTP 413 error, which the error handler turns into the usual
-    ``{"detail": {"code": "too_large", "message": ...}}``).
-    """
-
-    def __init__(self, app: ASGIApp, default: int, limits: dict[str, int | None]) -> None:
-        self.app = app
-        self.default = default
-        self.limits = limits
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        limit = self.limits.get(scope["path"], self.default)
-        if limit is None:  # the route applies its own limit and error format
-            await self.app(scope, receive, send)
-            return
-        message = f"request body larger than {limit} bytes"
-        for name, value in scope["headers"]:
-            if name == b"content-length":
-                if value.isdigit() and int(value) > limit:
-                    await send_error(send, 413, "too_large", message)
-                    return
-                break
-        seen = 0
-
-        async def limited() -> Message:
-            nonlocal seen
-            msg = await receive()
-            if msg["type"] == "http.request":
-                seen += len(msg.get("body", b""))
-                if seen > limit:
-                    raise HTTPException(413, {"code": "too_large", "message": message})
-            return msg
-
-        await self.app(scope, limited, send)
 
 
 async def resume_games(
@@ -240,6 +153,8 @@ def create_app(
             hub=LobbyHub(),
             join_limiter=WindowLimiter(settings.join_rate_per_minute, 60.0),
             guest_limiter=WindowLimiter(settings.guest_rate_per_minute, 60.0),
+            lobby_limiter=WindowLimiter(settings.lobby_rate_per_minute, 60.0),
+            rename_limiter=WindowLimiter(settings.rename_rate_per_minute, 60.0),
         )
         await resume_games(db, tables, live)
         if manage_gc:
@@ -257,7 +172,16 @@ def create_app(
             db.dispose()
 
     # Every JSON body of the API is small; the log import sets its own, larger limit.
-    app = FastAPI(title="Jantaku", version="0.1.0", lifespan=lifespan)
+    # /docs is our own page (web/docs/) with Swagger UI served from the swagger-ui-bundle
+    # package: FastAPI's would load it from a CDN, with an inline script.
+    app = FastAPI(
+        title="Jantaku",
+        version="0.1.0",
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+        default_response_class=SafeJSONResponse,
+    )
     app.add_middleware(
         BodyLimit,
         default=MAX_BODY_BYTES,
@@ -265,19 +189,8 @@ def create_app(
         limits={"/api/games/import": history.MAX_UPLOAD_BYTES, "/api/score": None},
     )
     app.add_middleware(CookieOrigin, allowed=settings.allowed_origins)
-
-    @app.exception_handler(StarletteHTTPException)
-    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
-        # Errors raised by FastAPI/Starlette themselves (body too large, not found,
-        # method not allowed) get the same {"code", "message"} detail as ours.
-        if not isinstance(exc.detail, dict):
-            code = {413: "too_large", 404: "not_found", 405: "method_not_allowed"}.get(
-                exc.status_code, "http_error"
-            )
-            exc = HTTPException(
-                exc.status_code, {"code": code, "message": str(exc.detail)}, exc.headers
-            )
-        return await http_exception_handler(request, exc)
+    app.add_middleware(SecurityHeaders, hsts=settings.secure_cookies)
+    install_error_handlers(app)
 
     app.include_router(players.router)
     app.include_router(lobbies.router)
@@ -285,6 +198,7 @@ def create_app(
     app.include_router(score.router)
     app.include_router(history.router)
     app.include_router(ws.router)
+    app.mount("/docs/vendor", StaticFiles(directory=swagger_ui_path), name="swagger-ui")
     web = Path(settings.web_dir)
     if not web.is_absolute():
         web = project_root() / web

@@ -33,6 +33,12 @@ class ServerContext:
     hub: LobbyHub
     join_limiter: WindowLimiter
     guest_limiter: WindowLimiter
+    lobby_limiter: WindowLimiter
+    rename_limiter: WindowLimiter
+    # Log imports running now, per player.
+    imports: dict[int, int] = field(default_factory=dict)
+    # Open WebSockets per client address.
+    sockets: dict[str, int] = field(default_factory=dict)
     # One lock per lobby: its changes and pushes happen in order, other lobbies run freely.
     lobby_locks: weakref.WeakValueDictionary[str, asyncio.Lock] = field(
         default_factory=weakref.WeakValueDictionary
@@ -93,9 +99,16 @@ def client_address(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
 
-def check_rate(limiter: WindowLimiter, request: Request, too_many: str) -> None:
-    """429 ``rate_limited`` (with Retry-After) once the client's address is over ``limiter``."""
-    wait = limiter.hit(client_address(request))
+def check_rate(
+    limiter: WindowLimiter, request: Request, too_many: str, player: Player | None = None
+) -> None:
+    """429 ``rate_limited`` (with Retry-After) once the client's address, or the player
+    (when given), is over ``limiter``: a player cannot get round it by changing address,
+    nor many guests by sharing one."""
+    keys = [f"addr:{client_address(request)}"]
+    if player is not None:
+        keys.append(f"player:{player.id}")
+    wait = limiter.hit_all(keys)
     if wait is not None:
         raise api_error(
             429,

@@ -95,10 +95,23 @@ async def import_game(
     if not body.strip():
         raise api_error(400, "empty", "send the log file as the request body")
     name = filename.strip() or "upload"
+    # Each import replays a whole game in a worker thread: a few at a time per player.
+    running = ctx.imports.get(player.id, 0)
+    if running >= ctx.settings.imports_per_player:
+        raise api_error(
+            429, "busy", "an import of yours is still running", headers={"Retry-After": "1"}
+        )
+    ctx.imports[player.id] = running + 1
     try:
         game = await asyncio.to_thread(import_log, bytes(body), name)
     except RecordError as exc:
         raise api_error(422, "invalid_log", str(exc)) from None
+    finally:
+        left = ctx.imports[player.id] - 1
+        if left:
+            ctx.imports[player.id] = left
+        else:
+            del ctx.imports[player.id]
 
     def store(s: Session) -> tuple[int, bool]:
         known = queries.find_import(s, game.digest)

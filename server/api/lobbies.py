@@ -67,8 +67,8 @@ def validated_rules(spec: str | dict[str, Any]) -> dict[str, Any]:
         raise api_error(422, "bad_rules", f"bad rules: {exc}") from None
 
 
-def _limit(ctx: ServerContext, request: Request) -> None:
-    check_rate(ctx.join_limiter, request, "lobby look-ups")
+def _limit(ctx: ServerContext, request: Request, player: Player | None = None) -> None:
+    check_rate(ctx.join_limiter, request, "lobby look-ups", player)
 
 
 async def _change(
@@ -124,8 +124,11 @@ async def _start_table(ctx: ServerContext, g: lobbies.StartedGame) -> None:
 
 
 @router.post("")
-async def create_lobby(body: LobbyCreate, player: CurrentPlayer, ctx: Ctx) -> dict[str, Any]:
+async def create_lobby(
+    body: LobbyCreate, request: Request, player: CurrentPlayer, ctx: Ctx
+) -> dict[str, Any]:
     """Create a private lobby; the host takes slot 0."""
+    check_rate(ctx.lobby_limiter, request, "new lobbies", player)
     rules = validated_rules(body.rules)
 
     def work(s: Session) -> dict[str, Any]:
@@ -163,7 +166,7 @@ async def update_lobby(
 async def join_lobby(
     code: LobbyCode, body: JoinBody, request: Request, player: CurrentPlayer, ctx: Ctx
 ) -> dict[str, Any]:
-    _limit(ctx, request)
+    _limit(ctx, request, player)
     return await _change(ctx, code, lambda s, lobby: lobbies.join(s, lobby, player, body.slot))
 
 

@@ -2,12 +2,41 @@
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Annotated, Any, Literal
 
 from fastapi import Path, Query
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
-Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=32)]
+NAME_MAX = 32
+# Control and format characters (NUL, zero-width joiners, right-to-left overrides, a
+# byte-order mark), lone surrogates, private-use and unassigned code points, and line
+# or paragraph separators: none of them belongs in a name shown to other players.
+_NAME_BANNED = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+# Bots sit at the table as "Bot (level)": a person may not pass for one.
+BOT_NAME_PREFIX = "bot ("
+
+
+def clean_name(value: str) -> str:
+    """A display name as stored: NFC, trimmed, 1..32 characters, at least one of them
+    visible (a letter, digit, mark of punctuation or symbol), nothing invisible or
+    direction-changing, and not a bot's."""
+    name = unicodedata.normalize("NFC", value).strip()
+    if not name:
+        raise ValueError("a name needs at least one visible character")
+    if len(name) > NAME_MAX:
+        raise ValueError(f"a name is at most {NAME_MAX} characters")
+    bad = next((c for c in name if unicodedata.category(c) in _NAME_BANNED), None)
+    if bad is not None:
+        raise ValueError(f"a name may not contain U+{ord(bad):04X} (invisible or control)")
+    if not any(unicodedata.category(c)[0] in "LNPS" for c in name):
+        raise ValueError("a name needs at least one visible character")
+    if name.casefold().startswith(BOT_NAME_PREFIX):
+        raise ValueError('names beginning "Bot (" are the bots\' own')
+    return name
+
+
+Name = Annotated[str, Field(max_length=4 * NAME_MAX), AfterValidator(clean_name)]
 Slot = Annotated[int, Field(ge=0, le=3)]
 
 # Ids and offsets are checked at the edge: past the database's integer range a query

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
+from collections.abc import Iterator
 from typing import Any
 
 import orjson
@@ -19,6 +21,7 @@ from server.api.auth import COOKIE_NAME, COOKIE_ORIGIN_REFUSED, bearer_token, co
 from server.api.context import ServerContext, lookup_player, may_watch, with_watch_path
 from server.api.ratelimit import TokenBucket
 from server.api.schemas import (
+    LOBBY_CODE,
     LOBBY_MESSAGES,
     TABLE_MESSAGES,
     ActionMsg,
@@ -177,11 +180,19 @@ class _Session:
             return msg
 
     async def hello(self) -> Hello:
-        while True:
-            msg = await self.next_message()
-            if isinstance(msg, Hello):
-                return msg
-            self.conn.send(error_frame("hello_required", "send hello first", msg.ref))
+        """The hello message; a socket that sends none within the hello timeout is closed
+        (code 4408): an idle socket holds a file descriptor and memory for nothing."""
+        try:
+            async with asyncio.timeout(self.ctx.settings.hello_timeout_seconds):
+                while True:
+                    msg = await self.next_message()
+                    if isinstance(msg, Hello):
+                        return msg
+                    self.conn.send(error_frame("hello_required", "send hello first", msg.ref))
+        except TimeoutError:
+            self.conn.send(error_frame("hello_timeout", "no hello in time; closing"))
+            self.conn.close(4408)
+            raise WebSocketDisconnect(4408) from None
 
     async def authenticate(self, hello: Hello) -> tuple[bool, Player | None]:
         """(ok, player). No token at all is an anonymous spectator; a bad token fails."""
@@ -207,11 +218,49 @@ def _ctx(ws: WebSocket) -> ServerContext:
     return ctx
 
 
+def _address(ws: WebSocket) -> str:
+    return ws.client.host if ws.client else "unknown"
+
+
+@contextlib.contextmanager
+def _socket_slot(ctx: ServerContext, ws: WebSocket) -> Iterator[bool]:
+    """One of the client address's open sockets (False: it has as many as it may)."""
+    addr = _address(ws)
+    n = ctx.sockets.get(addr, 0)
+    if n >= ctx.settings.max_sockets_per_address:
+        yield False
+        return
+    ctx.sockets[addr] = n + 1
+    try:
+        yield True
+    finally:
+        left = ctx.sockets[addr] - 1
+        if left:
+            ctx.sockets[addr] = left
+        else:
+            del ctx.sockets[addr]
+
+
+async def _refuse_busy(ws: WebSocket) -> None:
+    await ws.send_text(error_frame("busy", "too many open sockets from this address"))
+    await ws.close(4429)
+
+
 @router.websocket("/ws/table/{game_id}")
 async def table_socket(ws: WebSocket, game_id: int) -> None:
     ctx = _ctx(ws)
     await ws.accept()
+    with _socket_slot(ctx, ws) as admitted:
+        if admitted:
+            await _table_socket(ctx, ws, game_id)
+        else:
+            await _refuse_busy(ws)
+
+
+async def _table_socket(ctx: ServerContext, ws: WebSocket, game_id: int) -> None:
     conn = WsConn(ws)
+    s = ctx.settings
+    resyncs = TokenBucket(s.resync_rate_per_second, s.resync_burst)
     session = _Session(ctx, ws, conn, TABLE_MESSAGES)
     table = None
     try:
@@ -260,7 +309,11 @@ async def table_socket(ws: WebSocket, game_id: int) -> None:
                         )
                     )
             elif isinstance(msg, ResyncMsg):
-                table.post(Resync(conn))
+                # Each builds and sends a whole view: a client needs one now and then.
+                if resyncs.take():
+                    table.post(Resync(conn))
+                else:
+                    conn.send(error_frame("rate_limited", "too many resyncs; slow down", msg.ref))
             elif isinstance(msg, ContinueMsg):
                 table.post(Continue(conn))
             else:
@@ -277,13 +330,32 @@ async def table_socket(ws: WebSocket, game_id: int) -> None:
 async def lobby_socket(ws: WebSocket, code: str) -> None:
     ctx = _ctx(ws)
     await ws.accept()
+    with _socket_slot(ctx, ws) as admitted:
+        if admitted:
+            await _lobby_socket(ctx, ws, code)
+        else:
+            await _refuse_busy(ws)
+
+
+async def _lobby_socket(ctx: ServerContext, ws: WebSocket, code: str) -> None:
     conn = WsConn(ws)
     session = _Session(ctx, ws, conn, LOBBY_MESSAGES)
     subscribed = False
     try:
         hello = await session.hello()
-        ok, _player = await session.authenticate(hello)
+        ok, player = await session.authenticate(hello)
         if not ok:
+            return
+        # A code look-up like GET /api/lobbies/{code}: limited per address and player.
+        keys = [f"addr:{_address(ws)}"] + ([f"player:{player.id}"] if player else [])
+        if ctx.join_limiter.hit_all(keys) is not None or not re.fullmatch(LOBBY_CODE, code):
+            limited = re.fullmatch(LOBBY_CODE, code) is not None
+            conn.send(
+                error_frame("rate_limited", "too many lobby look-ups", hello.ref)
+                if limited
+                else error_frame("not_found", "no lobby with that code", hello.ref)
+            )
+            conn.close(4429 if limited else 4404)
             return
 
         def load(s: Session) -> dict[str, Any]:

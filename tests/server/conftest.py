@@ -34,6 +34,8 @@ class LiveServer:
             "disconnect_grace_seconds": 30.0,
             "join_rate_per_minute": 1000,
             "guest_rate_per_minute": 1000,
+            "lobby_rate_per_minute": 1000,
+            "rename_rate_per_minute": 1000,
             "ws_rate_per_second": 10000.0,
             "ws_rate_burst": 10000,
         }

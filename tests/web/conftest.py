@@ -55,6 +55,8 @@ class AppServer:
             "disconnect_grace_seconds": 30.0,
             "join_rate_per_minute": 1000,
             "guest_rate_per_minute": 1000,
+            "lobby_rate_per_minute": 1000,
+            "rename_rate_per_minute": 1000,
         }
         options.update(overrides)
         self.app = create_app(Settings(**options))

@@ -38,7 +38,6 @@ function header() {
   const hist = document.createElement("a");
   hist.href = "#/history";
   hist.className = "history-link";
-  hist.style.cssText = "color: #fff; font-size: 14px";
   hist.dataset.testid = "history-link";
   hist.textContent = t("home.history");
   h.append(title, hist, me, sel);
