@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Select, func, insert, select
+from sqlalchemy import Connection, Select, func, insert, select
 from sqlalchemy.orm import Session, selectinload
 
 from server.db.models import Game, GameEvent, GameSeat, Hand, Lobby, LobbySeat, utcnow
@@ -30,10 +30,15 @@ def record_values(game_id: int, rows: Sequence[RecordRow]) -> list[dict[str, Any
 
 def insert_record_values(s: Session, values: list[dict[str, Any]]) -> None:
     """Insert record rows of any number of games in one executemany."""
+    insert_record_rows(s.connection(), values)
+
+
+def insert_record_rows(conn: Connection, values: list[dict[str, Any]]) -> None:
+    """``insert_record_values`` on a bare connection."""
     if values:
         # Core on the table, not the ORM's bulk path: this runs for every action of
         # every live table, and the ORM's per-row bookkeeping costs several times more.
-        s.connection().execute(insert(GameEvent), values)
+        conn.execute(insert(GameEvent), values)
 
 
 def add_hand(s: Session, game_id: int, h: HandRow) -> None:

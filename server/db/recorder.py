@@ -118,6 +118,10 @@ class Recorder:
         rows: list[dict[str, Any]] = []
         for game_id, step, _ in group:
             rows.extend(games.record_values(game_id, step.rows))
+        if not any(step.hands or step.finish for _, step, _ in group):
+            # Most groups: record rows only, in one statement on a bare connection.
+            self.db.run_core(lambda conn: games.insert_record_rows(conn, rows))
+            return
 
         def write_all(s: Session) -> None:
             games.insert_record_values(s, rows)
