@@ -155,9 +155,13 @@ async def seat_client(
     stats: Stats,
     stop: asyncio.Event,
     batch: bool,
+    local_addr: str | None = None,
 ) -> None:
+    # bench/abuse.py gives each table its own loopback address (per-address limits).
+    source = {"local_addr": (local_addr, 0)} if local_addr else {}
     async with connect(
         f"{url}/ws/table/{table.game_id}",
+        **source,  # type: ignore[arg-type]
         max_queue=None,
         open_timeout=60,
         compression=None,
@@ -246,17 +250,23 @@ def cpu_seconds(pid: int) -> float:
         return float("nan")
 
 
-def start_server(db_url: str, port: int, log: Path, call_window: float) -> subprocess.Popen[bytes]:
+def start_server(
+    db_url: str, port: int, log: Path, call_window: float, *, defaults: bool = False
+) -> subprocess.Popen[bytes]:
+    """``jantaku serve`` on ``db_url``; ``defaults``: keep the abuse limits as deployed
+    (bench/abuse.py), else raise them (every client of this bench is on 127.0.0.1)."""
+    limits = {
+        "JANTAKU_JOIN_RATE_PER_MINUTE": "1000000",
+        "JANTAKU_GUEST_RATE_PER_MINUTE": "1000000",
+        "JANTAKU_LOBBY_RATE_PER_MINUTE": "1000000",
+        "JANTAKU_MAX_SOCKETS_PER_ADDRESS": "100000",
+    }
     env = {
         **os.environ,
         "JANTAKU_ENV": "test",
         "JANTAKU_SECRET": secrets.token_urlsafe(48),
         "DATABASE_URL": db_url,
-        "JANTAKU_JOIN_RATE_PER_MINUTE": "1000000",
-        "JANTAKU_GUEST_RATE_PER_MINUTE": "1000000",
-        "JANTAKU_LOBBY_RATE_PER_MINUTE": "1000000",
-        # Every client of the bench is on 127.0.0.1.
-        "JANTAKU_MAX_SOCKETS_PER_ADDRESS": "100000",
+        **({} if defaults else limits),
         "JANTAKU_ROUND_END_PAUSE_SECONDS": "1",
         # Every seat is a bench client: no bot may take one over while tables are set up.
         "JANTAKU_DISCONNECT_GRACE_SECONDS": "3600",
@@ -304,17 +314,21 @@ async def play(
     batch: bool,
     measure_from: float,
     measure_to: float,
+    addresses: list[str] | None = None,
 ) -> dict[str, Any]:
-    """Connect every seat of ``tables`` and play; measure between two wall-clock times."""
+    """Connect every seat of ``tables`` and play; measure between two wall-clock times.
+
+    ``addresses``: a local address per table to connect from (default: any)."""
     stats = Stats()
     stop = asyncio.Event()
     tasks: list[asyncio.Task[None]] = []
     bench_tables: list[BenchTable] = []
-    for game_id, tokens in tables:
+    for i, (game_id, tokens) in enumerate(tables):
         table = BenchTable(game_id, 1.0 / rate, stats)
         bench_tables.append(table)
+        addr = addresses[i] if addresses else None
         tasks.extend(
-            asyncio.create_task(seat_client(ws_base, token, table, stats, stop, batch))
+            asyncio.create_task(seat_client(ws_base, token, table, stats, stop, batch, addr))
             for token in tokens
         )
     dog = asyncio.create_task(watchdog(bench_tables, stats, stop))

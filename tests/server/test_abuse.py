@@ -108,3 +108,13 @@ def test_imports_run_one_at_a_time_per_player(sqlite_url: str, make_server: Any)
     del srv.ctx.imports[g["player"]["id"]]
     assert me.post("/api/games/import", content=b"<mjloggm/>").status_code == 422
     assert srv.ctx.imports == {}
+
+
+def test_compose_raises_the_file_limit() -> None:
+    """Each socket holds a file descriptor: the default 1,024 is a few hundred players."""
+    import re
+    from pathlib import Path
+
+    compose = (Path(__file__).resolve().parents[2] / "docker-compose.yml").read_text()
+    found = re.search(r"nofile:\s*\n\s*soft:\s*(\d+)\s*\n\s*hard:\s*(\d+)", compose)
+    assert found is not None and min(int(found[1]), int(found[2])) >= 65536
