@@ -242,16 +242,17 @@ def _socket_slot(ctx: ServerContext, ws: WebSocket) -> Iterator[bool]:
 
 
 async def _refuse_busy(ws: WebSocket) -> None:
-    await ws.send_text(error_frame("busy", "too many open sockets from this address"))
+    """Refused at the handshake (HTTP 403), before a socket is set up at all: the
+    cheapest answer to a client opening sockets by the thousand."""
     await ws.close(4429)
 
 
 @router.websocket("/ws/table/{game_id}")
 async def table_socket(ws: WebSocket, game_id: int) -> None:
     ctx = _ctx(ws)
-    await ws.accept()
     with _socket_slot(ctx, ws) as admitted:
         if admitted:
+            await ws.accept()
             await _table_socket(ctx, ws, game_id)
         else:
             await _refuse_busy(ws)
@@ -329,9 +330,9 @@ async def _table_socket(ctx: ServerContext, ws: WebSocket, game_id: int) -> None
 @router.websocket("/ws/lobby/{code}")
 async def lobby_socket(ws: WebSocket, code: str) -> None:
     ctx = _ctx(ws)
-    await ws.accept()
     with _socket_slot(ctx, ws) as admitted:
         if admitted:
+            await ws.accept()
             await _lobby_socket(ctx, ws, code)
         else:
             await _refuse_busy(ws)
