@@ -13,7 +13,6 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import select
 from sqlalchemy.orm import Session
-from swagger_ui_bundle import swagger_ui_path
 
 from server.api import games, history, lobbies, memory, players, score, ws
 from server.api.context import ServerContext, with_watch_path
@@ -103,6 +102,13 @@ async def reload_game(db: Database, tables: TableManager, game_id: int) -> None:
         return
 
 
+def swagger_ui_dir() -> Path:
+    """Swagger UI's files, as the fastapi-offline package ships them."""
+    import fastapi_offline
+
+    return Path(fastapi_offline.__file__).parent / "static"
+
+
 def create_app(
     settings: Settings | None = None,
     bot_factory: BotFactory | None = None,
@@ -172,8 +178,8 @@ def create_app(
             db.dispose()
 
     # Every JSON body of the API is small; the log import sets its own, larger limit.
-    # /docs is our own page (web/docs/) with Swagger UI served from the swagger-ui-bundle
-    # package: FastAPI's would load it from a CDN, with an inline script.
+    # /docs is our own page (web/docs/) with Swagger UI served from the fastapi-offline
+    # package's files: FastAPI's would load it from a CDN, with an inline script.
     app = FastAPI(
         title="Jantaku",
         version="0.1.0",
@@ -198,7 +204,7 @@ def create_app(
     app.include_router(score.router)
     app.include_router(history.router)
     app.include_router(ws.router)
-    app.mount("/docs/vendor", StaticFiles(directory=swagger_ui_path), name="swagger-ui")
+    app.mount("/docs/vendor", StaticFiles(directory=swagger_ui_dir()), name="swagger-ui")
     web = Path(settings.web_dir)
     if not web.is_absolute():
         web = project_root() / web
