@@ -155,9 +155,13 @@ async def seat_client(
     stats: Stats,
     stop: asyncio.Event,
     batch: bool,
+    local_addr: str | None = None,
 ) -> None:
+    # bench/abuse.py gives each table its own loopback address (per-address limits).
+    source = {"local_addr": (local_addr, 0)} if local_addr else {}
     async with connect(
         f"{url}/ws/table/{table.game_id}",
+        **source,  # type: ignore[arg-type]
         max_queue=None,
         open_timeout=60,
         compression=None,
@@ -246,17 +250,29 @@ def cpu_seconds(pid: int) -> float:
         return float("nan")
 
 
-def start_server(db_url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
+def start_server(
+    db_url: str, port: int, log: Path, call_window: float, *, defaults: bool = False
+) -> subprocess.Popen[bytes]:
+    """``jantaku serve`` on ``db_url``; ``defaults``: keep the abuse limits as deployed
+    (bench/abuse.py), else raise them (every client of this bench is on 127.0.0.1)."""
+    limits = {
+        "JANTAKU_JOIN_RATE_PER_MINUTE": "1000000",
+        "JANTAKU_GUEST_RATE_PER_MINUTE": "1000000",
+        "JANTAKU_LOBBY_RATE_PER_MINUTE": "1000000",
+        "JANTAKU_MAX_SOCKETS_PER_ADDRESS": "100000",
+    }
     env = {
         **os.environ,
         "JANTAKU_ENV": "test",
         "JANTAKU_SECRET": secrets.token_urlsafe(48),
         "DATABASE_URL": db_url,
-        "JANTAKU_JOIN_RATE_PER_MINUTE": "1000000",
-        "JANTAKU_GUEST_RATE_PER_MINUTE": "1000000",
+        **({} if defaults else limits),
         "JANTAKU_ROUND_END_PAUSE_SECONDS": "1",
         # Every seat is a bench client: no bot may take one over while tables are set up.
         "JANTAKU_DISCONNECT_GRACE_SECONDS": "3600",
+        # The call window holds every discard's outcome for this long (by design):
+        # off by default, so that the latency is the server's own work.
+        "JANTAKU_CALL_WINDOW_SECONDS": str(call_window),
     }
     proc = subprocess.Popen(
         [sys.executable, "-m", "server", "serve", "--port", str(port)],
@@ -298,17 +314,21 @@ async def play(
     batch: bool,
     measure_from: float,
     measure_to: float,
+    addresses: list[str] | None = None,
 ) -> dict[str, Any]:
-    """Connect every seat of ``tables`` and play; measure between two wall-clock times."""
+    """Connect every seat of ``tables`` and play; measure between two wall-clock times.
+
+    ``addresses``: a local address per table to connect from (default: any)."""
     stats = Stats()
     stop = asyncio.Event()
     tasks: list[asyncio.Task[None]] = []
     bench_tables: list[BenchTable] = []
-    for game_id, tokens in tables:
+    for i, (game_id, tokens) in enumerate(tables):
         table = BenchTable(game_id, 1.0 / rate, stats)
         bench_tables.append(table)
+        addr = addresses[i] if addresses else None
         tasks.extend(
-            asyncio.create_task(seat_client(ws_base, token, table, stats, stop, batch))
+            asyncio.create_task(seat_client(ws_base, token, table, stats, stop, batch, addr))
             for token in tokens
         )
     dog = asyncio.create_task(watchdog(bench_tables, stats, stop))
@@ -364,7 +384,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         port = free_port()
         tmp = Path(tempfile.mkdtemp(prefix="jantaku-load-"))
         db_url = args.db or f"sqlite:///{tmp}/load.db"
-        proc = start_server(db_url, port, tmp / "server.log")
+        proc = start_server(db_url, port, tmp / "server.log", args.call_window)
         print(f"server log: {tmp / 'server.log'}", file=sys.stderr)
         base = f"http://127.0.0.1:{port}"
     ws_base = "ws" + base[len("http") :]
@@ -475,7 +495,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--url",
         help="use a running server instead, e.g. http://127.0.0.1:8000 (started with "
-        "JANTAKU_GUEST_RATE_PER_MINUTE and JANTAKU_JOIN_RATE_PER_MINUTE above 4 x tables)",
+        "JANTAKU_GUEST_RATE_PER_MINUTE, JANTAKU_JOIN_RATE_PER_MINUTE, "
+        "JANTAKU_LOBBY_RATE_PER_MINUTE and JANTAKU_MAX_SOCKETS_PER_ADDRESS above 4 x tables)",
+    )
+    p.add_argument(
+        "--call-window",
+        type=float,
+        default=0.0,
+        help="the server's call window in seconds (default 0: off; a discard's latency "
+        "then includes the window)",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument(

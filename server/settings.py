@@ -7,6 +7,8 @@ a copy of the database check stolen tokens offline.
 
 from __future__ import annotations
 
+import ipaddress
+import math
 from functools import lru_cache
 from typing import Literal
 
@@ -15,6 +17,32 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DEV_SECRET = "development-only-insecure-secret"
 MIN_SECRET_LENGTH = 32
+MIN_SECRET_BITS = 128
+
+
+def secret_entropy_bits(secret: str) -> float:
+    """An upper estimate of a secret's entropy: its length times the Shannon entropy of
+    its characters' frequencies. A random token_urlsafe(48) gives about 350 bits; a
+    repeated or dictionary-like string far less ("x" * 64: 0; a sentence: ~4 a char),
+    and a short one is refused by its length first."""
+    if not secret:
+        return 0.0
+    n = len(secret)
+    counts: dict[str, int] = {}
+    for c in secret:
+        counts[c] = counts.get(c, 0) + 1
+    per_char = -sum(k / n * math.log2(k / n) for k in counts.values())
+    return max(0.0, per_char * n)
+
+
+def is_loopback(host: str) -> bool:
+    """Whether binding ``host`` serves only this machine."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
 
 
 class SettingsError(ValueError):
@@ -49,6 +77,15 @@ class Settings(BaseSettings):
     disconnect_grace_seconds: float = 10.0
     round_end_pause_seconds: float = 6.0
     bot_delay_seconds: float = 0.5
+    # After every discard (and kan that may be robbed) at a table where humans sit,
+    # nothing that follows goes to anyone but the seats that may call before this
+    # many seconds: nobody can tell from the timing whether anyone could call
+    # (docs/protocol.md, "The call window"). Longer than bot_delay; 0 = off.
+    call_window_seconds: float = 1.0
+    # Spectators' frames are gathered this long and sent together (one write each).
+    spectator_interval_seconds: float = 0.2
+    # Spectators one table takes at most.
+    max_spectators_per_table: int = 50
     # Frames larger than this are refused with an error (the connection survives).
     max_message_bytes: int = 4096
     # Per-connection token bucket: sustained messages per second and burst size.
@@ -58,6 +95,19 @@ class Settings(BaseSettings):
     join_rate_per_minute: int = 20
     # New guest identities per client address per minute (each is a database row).
     guest_rate_per_minute: int = 20
+    # New lobbies per player and per client address per minute (each is a row).
+    lobby_rate_per_minute: int = 10
+    # Renames per player and per client address per minute.
+    rename_rate_per_minute: int = 10
+    # Log imports running at once per player (each replays a whole game).
+    imports_per_player: int = 1
+    # WebSockets: seconds to say hello before the socket is closed, and at most this
+    # many open at once from one client address (each holds a file descriptor).
+    hello_timeout_seconds: float = 5.0
+    max_sockets_per_address: int = 64
+    # resync requests per second per socket (each builds and sends a whole view).
+    resync_rate_per_second: float = 1.0
+    resync_burst: int = 5
     # How many past events a table keeps in memory for reconnects (older ones
     # are answered with a full resync).
     replay_buffer_events: int = 500
@@ -76,13 +126,18 @@ class Settings(BaseSettings):
 
     @model_validator(mode="after")
     def _refuse_unsafe_secret(self) -> Settings:
+        how = 'e.g. python -c "import secrets; print(secrets.token_urlsafe(48))"'
         if self.env != "development" and (
             self.secret == DEV_SECRET or len(self.secret) < MIN_SECRET_LENGTH
         ):
             raise SettingsError(
                 f"JANTAKU_SECRET must be set to a random string of at least "
-                f"{MIN_SECRET_LENGTH} characters when JANTAKU_ENV={self.env} "
-                f'(e.g. python -c "import secrets; print(secrets.token_urlsafe(48))")'
+                f"{MIN_SECRET_LENGTH} characters when JANTAKU_ENV={self.env} ({how})"
+            )
+        if self.env == "production" and secret_entropy_bits(self.secret) < MIN_SECRET_BITS:
+            raise SettingsError(
+                f"JANTAKU_SECRET looks guessable (about {secret_entropy_bits(self.secret):.0f} "
+                f"bits; at least {MIN_SECRET_BITS} needed): use a random string ({how})"
             )
         return self
 

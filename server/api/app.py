@@ -9,22 +9,24 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-import orjson
-from fastapi import FastAPI, HTTPException, Request, Response
-from fastapi.exception_handlers import http_exception_handler
+from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import select
 from sqlalchemy.orm import Session
-from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from server.api import games, health, history, lobbies, memory, players, score, ws
-from server.api.auth import COOKIE_NAME, COOKIE_ORIGIN_REFUSED, cookie_origin_ok
-from server.api.context import ServerContext
+from server.api.context import ServerContext, with_watch_path
+from server.api.edge import (
+    BodyLimit,
+    CookieOrigin,
+    SafeJSONResponse,
+    SecurityHeaders,
+    install_error_handlers,
+)
 from server.api.hub import LobbyHub
 from server.api.metrics import Metrics, MetricsMiddleware, attach
 from server.api.ratelimit import WindowLimiter
-from server.api.rootpath import RootPath, route_path
+from server.api.rootpath import RootPath
 from server.db import games as game_queries
 from server.db import lobbies as lobby_queries
 from server.db.models import Lobby
@@ -44,9 +46,8 @@ log = logging.getLogger(__name__)
 
 
 async def push_lobby_after_game(ctx: ServerContext, game_id: int) -> None:
-    """Once a finished game is written, push its lobby (open again) to the listeners."""
-    await ctx.recorder.flush()
-
+    """Push a finished game's lobby (open again: committed with the game's end) to the
+    listeners."""
     code = await ctx.run_db(lambda s: s.scalar(select(Lobby.code).where(Lobby.game_id == game_id)))
     if code is None:
         return
@@ -55,97 +56,7 @@ async def push_lobby_after_game(ctx: ServerContext, game_id: int) -> None:
         return lobby_queries.lobby_json(s, lobby_queries.get_lobby(s, code))
 
     async with ctx.lobby_lock(code):
-        ctx.hub.publish(code, await ctx.run_db(load))
-
-
-async def send_error(send: Send, status: int, code: str, message: str) -> None:
-    """An error response in the API's shape, from a middleware (no route involved)."""
-    body = orjson.dumps({"detail": {"code": code, "message": message}})
-    await send(
-        {
-            "type": "http.response.start",
-            "status": status,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(body)).encode()),
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": body})
-
-
-class CookieOrigin:
-    """A request that changes something on the session cookie must come from our pages.
-
-    POST, PUT, PATCH and DELETE carrying the cookie (and no bearer header) from a
-    page of another origin (``Origin`` not the server's host: ``auth.cookie_origin_ok``)
-    get 403 ``cross_origin`` before any route runs. SameSite=Lax already keeps the
-    cookie off other sites' requests, but not off a page on the same host at
-    another port, which could otherwise post a body-less form (leave, start,
-    logout) or a log import as the player.
-    """
-
-    UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
-
-    def __init__(self, app: ASGIApp, allowed: str) -> None:
-        self.app = app
-        self.allowed = allowed
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and scope["method"] in self.UNSAFE:
-            headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
-            cookie = f"{COOKIE_NAME}=" in headers.get("cookie", "")
-            if (
-                cookie
-                and "authorization" not in headers
-                and not cookie_origin_ok(headers, self.allowed)
-            ):
-                await send_error(send, 403, "cross_origin", COOKIE_ORIGIN_REFUSED)
-                return
-        await self.app(scope, receive, send)
-
-
-class BodyLimit:
-    """Request bodies over the limit get a 413 in the API's error shape; nothing is read.
-
-    A declared Content-Length over the limit is answered before the body is read;
-    a body that streams in without one is cut off once it passes the limit (the
-    route sees an HTTP 413 error, which the error handler turns into the usual
-    ``{"detail": {"code": "too_large", "message": ...}}``).
-    """
-
-    def __init__(self, app: ASGIApp, default: int, limits: dict[str, int | None]) -> None:
-        self.app = app
-        self.default = default
-        self.limits = limits
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        limit = self.limits.get(route_path(scope), self.default)
-        if limit is None:  # the route applies its own limit and error format
-            await self.app(scope, receive, send)
-            return
-        message = f"request body larger than {limit} bytes"
-        for name, value in scope["headers"]:
-            if name == b"content-length":
-                if value.isdigit() and int(value) > limit:
-                    await send_error(send, 413, "too_large", message)
-                    return
-                break
-        seen = 0
-
-        async def limited() -> Message:
-            nonlocal seen
-            msg = await receive()
-            if msg["type"] == "http.request":
-                seen += len(msg.get("body", b""))
-                if seen > limit:
-                    raise HTTPException(413, {"code": "too_large", "message": message})
-            return msg
-
-        await self.app(scope, limited, send)
+        ctx.hub.publish(code, with_watch_path(ctx, await ctx.run_db(load)))
 
 
 async def resume_games(
@@ -179,6 +90,30 @@ async def resume_games(
         log.info("resumed %d of %d live games", len(tables.tables), len(live))
 
 
+async def reload_game(db: Database, tables: TableManager, game_id: int) -> None:
+    """Rebuild a table that stopped because a step was not committed, from its record,
+    once the database answers again (its players reconnect as after a restart)."""
+    delay = 1.0
+    while True:
+        try:
+            live = await asyncio.to_thread(db.run, lambda s: game_queries.live_game(s, game_id))
+        except Exception as exc:
+            log.warning("game %d: the record cannot be read yet (%r)", game_id, exc)
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 30.0)
+            continue
+        if live is not None and tables.get(game_id) is None:
+            await resume_games(db, tables, [live])
+        return
+
+
+def swagger_ui_dir() -> Path:
+    """Swagger UI's files, as the fastapi-offline package ships them."""
+    import fastapi_offline
+
+    return Path(fastapi_offline.__file__).parent / "static"
+
+
 def create_app(
     settings: Settings | None = None,
     bot_factory: BotFactory | None = None,
@@ -205,6 +140,8 @@ def create_app(
             bot_delay=settings.bot_delay_seconds,
             replay_buffer=settings.replay_buffer_events,
             on_action=metrics.observe_action,
+            call_window=settings.call_window_seconds,
+            spectator_interval=settings.spectator_interval_seconds,
         )
         tables = TableManager(config, recorder, bot_factory)
         background: set[asyncio.Task[None]] = set()
@@ -214,7 +151,13 @@ def create_app(
             background.add(task)
             task.add_done_callback(background.discard)
 
+        def table_broken(game_id: int) -> None:
+            task = asyncio.get_running_loop().create_task(reload_game(db, tables, game_id))
+            background.add(task)
+            task.add_done_callback(background.discard)
+
         tables.on_game_end = game_ended
+        tables.on_broken = table_broken
         app.state.ctx = ctx = ServerContext(
             settings=settings,
             db=db,
@@ -223,6 +166,8 @@ def create_app(
             hub=LobbyHub(),
             join_limiter=WindowLimiter(settings.join_rate_per_minute, 60.0),
             guest_limiter=WindowLimiter(settings.guest_rate_per_minute, 60.0),
+            lobby_limiter=WindowLimiter(settings.lobby_rate_per_minute, 60.0),
+            rename_limiter=WindowLimiter(settings.rename_rate_per_minute, 60.0),
         )
         attach(metrics, ctx)
         await resume_games(db, tables, live)
@@ -245,7 +190,16 @@ def create_app(
             db.dispose()
 
     # Every JSON body of the API is small; the log import sets its own, larger limit.
-    app = FastAPI(title="Jantaku", version="0.1.0", lifespan=lifespan)
+    # /docs is our own page (web/docs/) with Swagger UI served from the fastapi-offline
+    # package's files: FastAPI's would load it from a CDN, with an inline script.
+    app = FastAPI(
+        title="Jantaku",
+        version="0.1.0",
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+        default_response_class=SafeJSONResponse,
+    )
     app.state.metrics = metrics
     app.add_middleware(
         BodyLimit,
@@ -255,20 +209,9 @@ def create_app(
     )
     app.add_middleware(CookieOrigin, allowed=settings.allowed_origins)
     app.add_middleware(MetricsMiddleware, metrics=metrics)
-    app.add_middleware(RootPath, root=settings.root_path)  # outermost: sees the raw path
-
-    @app.exception_handler(StarletteHTTPException)
-    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
-        # Errors raised by FastAPI/Starlette themselves (body too large, not found,
-        # method not allowed) get the same {"code", "message"} detail as ours.
-        if not isinstance(exc.detail, dict):
-            code = {413: "too_large", 404: "not_found", 405: "method_not_allowed"}.get(
-                exc.status_code, "http_error"
-            )
-            exc = HTTPException(
-                exc.status_code, {"code": code, "message": str(exc.detail)}, exc.headers
-            )
-        return await http_exception_handler(request, exc)
+    app.add_middleware(RootPath, root=settings.root_path)  # sees the raw path
+    app.add_middleware(SecurityHeaders, hsts=settings.secure_cookies)  # on every answer
+    install_error_handlers(app)
 
     app.include_router(players.router)
     app.include_router(lobbies.router)
@@ -277,6 +220,7 @@ def create_app(
     app.include_router(history.router)
     app.include_router(ws.router)
     app.include_router(health.router)
+    app.mount("/docs/vendor", StaticFiles(directory=swagger_ui_dir()), name="swagger-ui")
     web = Path(settings.web_dir)
     if not web.is_absolute():
         web = project_root() / web

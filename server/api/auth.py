@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import secrets
@@ -16,6 +17,20 @@ def new_token() -> str:
 
 def token_hash(secret: str, token: str) -> str:
     return hmac.new(secret.encode(), token.encode(), hashlib.sha256).hexdigest()
+
+
+def watch_key(secret: str, game_id: int) -> str:
+    """The secret of a game's spectate link (``/#/game/{id}/{key}``): without it, or a
+    seat at the table or in its lobby, a live game cannot be watched or looked up.
+
+    Derived from the server secret (nothing stored): 128 bits, so a game id, which
+    is a plain counter, is no help in guessing it."""
+    mac = hmac.new(secret.encode(), f"watch:{game_id}".encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(mac[:16]).decode().rstrip("=")
+
+
+def watch_key_ok(secret: str, game_id: int, key: str | None) -> bool:
+    return key is not None and hmac.compare_digest(key, watch_key(secret, game_id))
 
 
 def bearer_token(authorization: str | None) -> str | None:

@@ -11,10 +11,10 @@ from typing import Annotated, Any, TypeVar
 from fastapi import Depends, HTTPException, Request
 from sqlalchemy.orm import Session
 
-from server.api.auth import COOKIE_NAME, bearer_token, token_hash
+from server.api.auth import COOKIE_NAME, bearer_token, token_hash, watch_key, watch_key_ok
 from server.api.hub import LobbyHub
 from server.api.ratelimit import WindowLimiter
-from server.db import lobbies
+from server.db import games, lobbies
 from server.db.models import Player
 from server.db.recorder import Recorder
 from server.db.session import Database
@@ -33,6 +33,12 @@ class ServerContext:
     hub: LobbyHub
     join_limiter: WindowLimiter
     guest_limiter: WindowLimiter
+    lobby_limiter: WindowLimiter
+    rename_limiter: WindowLimiter
+    # Log imports running now, per player.
+    imports: dict[int, int] = field(default_factory=dict)
+    # Open WebSockets per client address.
+    sockets: dict[str, int] = field(default_factory=dict)
     # One lock per lobby: its changes and pushes happen in order, other lobbies run freely.
     lobby_locks: weakref.WeakValueDictionary[str, asyncio.Lock] = field(
         default_factory=weakref.WeakValueDictionary
@@ -82,13 +88,27 @@ async def current_player(request: Request, ctx: Ctx) -> Player:
 CurrentPlayer = Annotated[Player, Depends(current_player)]
 
 
+async def optional_player(request: Request, ctx: Ctx) -> Player | None:
+    return await lookup_player(ctx, request_token(request))
+
+
+OptionalPlayer = Annotated[Player | None, Depends(optional_player)]
+
+
 def client_address(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
 
-def check_rate(limiter: WindowLimiter, request: Request, too_many: str) -> None:
-    """429 ``rate_limited`` (with Retry-After) once the client's address is over ``limiter``."""
-    wait = limiter.hit(client_address(request))
+def check_rate(
+    limiter: WindowLimiter, request: Request, too_many: str, player: Player | None = None
+) -> None:
+    """429 ``rate_limited`` (with Retry-After) once the client's address, or the player
+    (when given), is over ``limiter``: a player cannot get round it by changing address,
+    nor many guests by sharing one."""
+    keys = [f"addr:{client_address(request)}"]
+    if player is not None:
+        keys.append(f"player:{player.id}")
+    wait = limiter.hit_all(keys)
     if wait is not None:
         raise api_error(
             429,
@@ -96,3 +116,28 @@ def check_rate(limiter: WindowLimiter, request: Request, too_many: str) -> None:
             f"too many {too_many}; try again shortly",
             headers={"Retry-After": str(int(wait) + 1)},
         )
+
+
+async def may_watch(
+    ctx: ServerContext, game_id: int, player: Player | None, key: str | None
+) -> bool:
+    """Whether a live game may be watched or looked up: with its spectate link's key,
+    or by a player seated at it or in its lobby (issue 12: private games)."""
+    if watch_key_ok(ctx.settings.secret, game_id, key):
+        return True
+    if player is None:
+        return False
+    pid = player.id
+    return await ctx.run_db(lambda s: games.is_participant(s, game_id, pid))
+
+
+def with_watch_path(ctx: ServerContext, lobby: dict[str, Any]) -> dict[str, Any]:
+    """The lobby object as sent: a live game carries its spectate link (the lobby's code
+    is itself a secret that lets anyone join, so its holders may watch)."""
+    game = lobby.get("game")
+    if game is not None and game.get("status") == "live":
+        lobby["game"] = {
+            **game,
+            "watch_path": f"/#/game/{game['id']}/{watch_key(ctx.settings.secret, game['id'])}",
+        }
+    return lobby

@@ -6,7 +6,8 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
 
-from server.api.context import Ctx, api_error
+from server.api.context import Ctx, OptionalPlayer, api_error, may_watch
+from server.api.schemas import MAX_ID, GameId, Limit, Offset
 from server.db import games
 
 router = APIRouter(prefix="/api", tags=["games"])
@@ -15,9 +16,11 @@ router = APIRouter(prefix="/api", tags=["games"])
 @router.get("/games")
 async def list_games(
     ctx: Ctx,
-    player: Annotated[int | None, Query(description="only games this player sat in")] = None,
-    limit: Annotated[int, Query(ge=1, le=100)] = 20,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    player: Annotated[
+        int | None, Query(ge=1, le=MAX_ID, description="only games this player sat in")
+    ] = None,
+    limit: Limit = 20,
+    offset: Offset = 0,
 ) -> dict[str, Any]:
     """Finished games, newest first."""
     rows, total = await ctx.run_db(lambda s: games.list_games(s, player, limit, offset))
@@ -25,9 +28,18 @@ async def list_games(
 
 
 @router.get("/games/{game_id}")
-async def get_game(game_id: int, ctx: Ctx) -> dict[str, Any]:
-    """One game with its hands and full event record (record only once finished)."""
+async def get_game(
+    game_id: GameId,
+    ctx: Ctx,
+    viewer: OptionalPlayer,
+    key: Annotated[str | None, Query(max_length=64, description="spectate link key")] = None,
+) -> dict[str, Any]:
+    """One game with its hands and full event record (record only once finished).
+
+    A live game is found only by its players and with its spectate link's key."""
     data = await ctx.run_db(lambda s: games.game_detail(s, game_id))
-    if data is None:
+    if data is None or (
+        data["status"] == "live" and not await may_watch(ctx, game_id, viewer, key)
+    ):
         raise api_error(404, "not_found", f"no game {game_id}")
     return data

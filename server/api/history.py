@@ -13,7 +13,15 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Query, Request, Response
 from sqlalchemy.orm import Session
 
-from server.api.context import Ctx, CurrentPlayer, api_error
+from server.api.context import (
+    Ctx,
+    CurrentPlayer,
+    OptionalPlayer,
+    api_error,
+    check_rate,
+    may_watch,
+)
+from server.api.schemas import MAX_ID, GameId, Limit, LobbyCode, Offset
 from server.db import imported as queries
 from server.records.exports import Rendered, render
 from server.records.importer import import_log
@@ -29,8 +37,9 @@ ExportFormat = Literal["tenhou6", "mjai", "jantaku"]
 
 @router.get("/games/{game_id}/export")
 async def export_game(
-    game_id: int,
+    game_id: GameId,
     ctx: Ctx,
+    viewer: OptionalPlayer,
     format: Annotated[
         ExportFormat,
         Query(description="tenhou6 (JSON), mjai (JSON lines) or jantaku (our own record)"),
@@ -38,7 +47,7 @@ async def export_game(
 ) -> Response:
     """Download a finished game as tenhou.net/6 JSON or mjai JSON lines."""
     src = await ctx.run_db(lambda s: queries.export_source(s, game_id))
-    if src is None:
+    if src is None or (src.status == "live" and not await may_watch(ctx, game_id, viewer, None)):
         raise api_error(404, "not_found", f"no game {game_id}")
     if src.status == "live":
         raise api_error(409, "game_live", "the record is published once the game is over")
@@ -80,10 +89,23 @@ async def import_game(
     if not body.strip():
         raise api_error(400, "empty", "send the log file as the request body")
     name = filename.strip() or "upload"
+    # Each import replays a whole game in a worker thread: a few at a time per player.
+    running = ctx.imports.get(player.id, 0)
+    if running >= ctx.settings.imports_per_player:
+        raise api_error(
+            429, "busy", "an import of yours is still running", headers={"Retry-After": "1"}
+        )
+    ctx.imports[player.id] = running + 1
     try:
         game = await asyncio.to_thread(import_log, bytes(body), name)
     except RecordError as exc:
         raise api_error(422, "invalid_log", str(exc)) from None
+    finally:
+        left = ctx.imports[player.id] - 1
+        if left:
+            ctx.imports[player.id] = left
+        else:
+            del ctx.imports[player.id]
 
     def store(s: Session) -> tuple[int, str | None]:
         known = queries.find_import(s, game.digest)
@@ -111,12 +133,15 @@ async def import_game(
 
 @router.get("/lobbies/{code}/games")
 async def lobby_games(
-    code: str,
+    code: LobbyCode,
+    request: Request,
     ctx: Ctx,
-    limit: Annotated[int, Query(ge=1, le=100)] = 20,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    limit: Limit = 20,
+    offset: Offset = 0,
 ) -> dict[str, Any]:
     """Finished games played in one lobby, newest first."""
+    # A code look-up like any other (it tells whether a code exists).
+    check_rate(ctx.join_limiter, request, "lobby look-ups")
     got = await ctx.run_db(lambda s: queries.lobby_games(s, code, limit, offset))
     if got is None:
         raise api_error(404, "not_found", f"no lobby {code}")
@@ -126,9 +151,10 @@ async def lobby_games(
 
 @router.get("/history/imports")
 async def imports_of(
-    ctx: Ctx, ids: Annotated[str, Query(max_length=2000, pattern=r"^[0-9]+(,[0-9]+)*$")]
+    ctx: Ctx,
+    ids: Annotated[str, Query(max_length=2000, pattern=r"^[0-9]{1,10}(,[0-9]{1,10})*$")],
 ) -> dict[str, Any]:
     """Which of the given game ids were imported, and from what (for the history list)."""
-    wanted = [int(x) for x in ids.split(",")][:100]
+    wanted = [n for n in (int(x) for x in ids.split(",")[:100]) if n <= MAX_ID]
     info = await ctx.run_db(lambda s: queries.import_info(s, wanted))
     return {"imports": {str(k): v for k, v in info.items()}}

@@ -2,21 +2,39 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter, Request
 from sqlalchemy.orm import Session
 
-from server.api.context import Ctx, CurrentPlayer, ServerContext, api_error, check_rate
-from server.api.schemas import BotBody, JoinBody, LobbyCreate, LobbyUpdate, ReadyBody, SeatBody
-from server.db import lobbies
+from server.api.context import (
+    Ctx,
+    CurrentPlayer,
+    ServerContext,
+    api_error,
+    check_rate,
+    with_watch_path,
+)
+from server.api.schemas import (
+    BotBody,
+    JoinBody,
+    LobbyCode,
+    LobbyCreate,
+    LobbyUpdate,
+    ReadyBody,
+    SeatBody,
+    SlotPath,
+)
+from server.db import games, lobbies
 from server.db.lobbies import LobbyError
 from server.db.models import Lobby, Player
 from server.tables.options import game_setup, stored_rules
 from server.tables.table import SeatSpec
 
 router = APIRouter(prefix="/api/lobbies", tags=["lobbies"])
+log = logging.getLogger(__name__)
 
 STATUS = {
     "not_found": 404,
@@ -34,15 +52,22 @@ STATUS = {
 
 def validated_rules(spec: str | dict[str, Any]) -> dict[str, Any]:
     """The full rules object (variant, options, thinking time) of a preset name or
-    ``{"preset": ..., overrides}``."""
+    ``{"preset": ..., overrides}``.
+
+    What is stored must give back the same rules when the game starts (and again
+    when a restarted server rebuilds it): a ``name`` override, say, would name a
+    preset that does not exist."""
     try:
-        return stored_rules(*game_setup(spec))
-    except (ValueError, TypeError) as exc:
+        rules = stored_rules(*game_setup(spec))
+        if stored_rules(*game_setup(rules)) != rules:
+            raise ValueError("these rules do not survive being stored (the name is the preset's)")
+        return rules
+    except (TypeError, ValueError) as exc:
         raise api_error(422, "bad_rules", str(exc)) from None
 
 
-def _limit(ctx: ServerContext, request: Request) -> None:
-    check_rate(ctx.join_limiter, request, "lobby look-ups")
+def _limit(ctx: ServerContext, request: Request, player: Player | None = None) -> None:
+    check_rate(ctx.join_limiter, request, "lobby look-ups", player)
 
 
 async def _change(
@@ -55,6 +80,12 @@ async def _change(
     def work(s: Session) -> tuple[dict[str, Any], Any]:
         lobby = lobbies.get_lobby(s, code)
         extra = fn(s, lobby)
+        if isinstance(extra, lobbies.StartedGame):
+            # In the transaction: rules that cannot start a game leave the lobby open.
+            try:
+                game_setup(extra.rules)
+            except (TypeError, ValueError) as exc:
+                raise LobbyError("bad_rules", f"the lobby's rules cannot start: {exc}") from None
         s.flush()
         s.expire_all()
         return lobbies.lobby_json(s, lobbies.get_lobby(s, code)), extra
@@ -65,28 +96,41 @@ async def _change(
         except LobbyError as exc:
             raise api_error(STATUS.get(exc.code, 400), exc.code, str(exc)) from None
         if isinstance(extra, lobbies.StartedGame):
-            _start_table(ctx, extra)
+            await _start_table(ctx, extra)
+        data = with_watch_path(ctx, data)
         # Published under the lock so that listeners see changes in order.
         ctx.hub.publish(code, data)
     return data
 
 
-def _start_table(ctx: ServerContext, g: lobbies.StartedGame) -> None:
-    variant, rules, options = game_setup(g.rules)
-    ctx.tables.start_table(
-        g.game_id,
-        variant,
-        rules,
-        options,
-        g.seed,
-        g.first_dealer,
-        [SeatSpec(name, pid, bot) for name, pid, bot in g.seats],
-    )
+async def _start_table(ctx: ServerContext, g: lobbies.StartedGame) -> None:
+    """Open the table of a game just created; if that fails, the game is aborted and the
+    lobby reopened, as if start had not been pressed (all or nothing)."""
+    try:
+        variant, rules, options = game_setup(g.rules)
+        ctx.tables.start_table(
+            g.game_id,
+            variant,
+            rules,
+            options,
+            g.seed,
+            g.first_dealer,
+            [SeatSpec(name, pid, bot) for name, pid, bot in g.seats],
+        )
+    except Exception:
+        log.exception("game %d: the table could not be started", g.game_id)
+        await ctx.run_db(lambda s: games.abort_game(s, g.game_id))
+        raise api_error(
+            409, "start_failed", "the game could not be started; the lobby is open again"
+        ) from None
 
 
 @router.post("")
-async def create_lobby(body: LobbyCreate, player: CurrentPlayer, ctx: Ctx) -> dict[str, Any]:
+async def create_lobby(
+    body: LobbyCreate, request: Request, player: CurrentPlayer, ctx: Ctx
+) -> dict[str, Any]:
     """Create a private lobby; the host takes slot 0."""
+    check_rate(ctx.lobby_limiter, request, "new lobbies", player)
     rules = validated_rules(body.rules)
 
     def work(s: Session) -> dict[str, Any]:
@@ -98,21 +142,21 @@ async def create_lobby(body: LobbyCreate, player: CurrentPlayer, ctx: Ctx) -> di
 
 
 @router.get("/{code}")
-async def get_lobby(code: str, request: Request, ctx: Ctx) -> dict[str, Any]:
+async def get_lobby(code: LobbyCode, request: Request, ctx: Ctx) -> dict[str, Any]:
     _limit(ctx, request)
 
     def work(s: Session) -> dict[str, Any]:
         return lobbies.lobby_json(s, lobbies.get_lobby(s, code))
 
     try:
-        return await ctx.run_db(work)
+        return with_watch_path(ctx, await ctx.run_db(work))
     except LobbyError as exc:
         raise api_error(404, exc.code, str(exc)) from None
 
 
 @router.patch("/{code}")
 async def update_lobby(
-    code: str, body: LobbyUpdate, player: CurrentPlayer, ctx: Ctx
+    code: LobbyCode, body: LobbyUpdate, player: CurrentPlayer, ctx: Ctx
 ) -> dict[str, Any]:
     rules = validated_rules(body.rules) if body.rules is not None else None
     return await _change(
@@ -122,42 +166,50 @@ async def update_lobby(
 
 @router.post("/{code}/join")
 async def join_lobby(
-    code: str, body: JoinBody, request: Request, player: CurrentPlayer, ctx: Ctx
+    code: LobbyCode, body: JoinBody, request: Request, player: CurrentPlayer, ctx: Ctx
 ) -> dict[str, Any]:
-    _limit(ctx, request)
+    _limit(ctx, request, player)
     return await _change(ctx, code, lambda s, lobby: lobbies.join(s, lobby, player, body.slot))
 
 
 @router.post("/{code}/leave")
-async def leave_lobby(code: str, player: CurrentPlayer, ctx: Ctx) -> dict[str, Any]:
+async def leave_lobby(code: LobbyCode, player: CurrentPlayer, ctx: Ctx) -> dict[str, Any]:
     return await _change(ctx, code, lambda s, lobby: lobbies.leave(s, lobby, player))
 
 
 @router.post("/{code}/seat")
-async def move_seat(code: str, body: SeatBody, player: CurrentPlayer, ctx: Ctx) -> dict[str, Any]:
+async def move_seat(
+    code: LobbyCode, body: SeatBody, player: CurrentPlayer, ctx: Ctx
+) -> dict[str, Any]:
     return await _change(ctx, code, lambda s, lobby: lobbies.move(s, lobby, player, body.slot))
 
 
 @router.post("/{code}/bots")
-async def add_bot(code: str, body: BotBody, player: CurrentPlayer, ctx: Ctx) -> dict[str, Any]:
+async def add_bot(
+    code: LobbyCode, body: BotBody, player: CurrentPlayer, ctx: Ctx
+) -> dict[str, Any]:
     return await _change(
         ctx, code, lambda s, lobby: lobbies.add_bot(s, lobby, player, body.level, body.slot)
     )
 
 
 @router.delete("/{code}/bots/{slot}")
-async def remove_bot(code: str, slot: int, player: CurrentPlayer, ctx: Ctx) -> dict[str, Any]:
+async def remove_bot(
+    code: LobbyCode, slot: SlotPath, player: CurrentPlayer, ctx: Ctx
+) -> dict[str, Any]:
     return await _change(ctx, code, lambda s, lobby: lobbies.remove_bot(s, lobby, player, slot))
 
 
 @router.post("/{code}/ready")
-async def set_ready(code: str, body: ReadyBody, player: CurrentPlayer, ctx: Ctx) -> dict[str, Any]:
+async def set_ready(
+    code: LobbyCode, body: ReadyBody, player: CurrentPlayer, ctx: Ctx
+) -> dict[str, Any]:
     return await _change(
         ctx, code, lambda s, lobby: lobbies.set_ready(s, lobby, player, body.ready)
     )
 
 
 @router.post("/{code}/start")
-async def start_game(code: str, player: CurrentPlayer, ctx: Ctx) -> dict[str, Any]:
+async def start_game(code: LobbyCode, player: CurrentPlayer, ctx: Ctx) -> dict[str, Any]:
     """Seat everyone, roll for the first dealer and open the table."""
     return await _change(ctx, code, lambda s, lobby: lobbies.start(s, lobby, player))

@@ -8,14 +8,15 @@ counts. What is measured:
 * ``jantaku_actions_total`` (counter, ``source`` = player | bot | timeout): actions
   applied by the tables; ``rate(jantaku_actions_total[1m])`` is actions per second;
 * ``jantaku_action_latency_seconds`` (histogram): a player's action, from the
-  gateway receiving the frame to the step's frames queued for every seat (queue
-  wait in the table actor included);
+  gateway receiving the frame to the step's frames handed to every seat, after
+  the step's commit (queue wait in the table actor and the commit included);
 * ``jantaku_http_request_duration_seconds`` (histogram, ``method``, ``status``);
-* ``jantaku_db_write_lag_seconds`` (gauge): how long the oldest row of the game
-  records not yet in the database has waited (0 when all are written);
-* ``jantaku_db_write_seconds`` (histogram): per batch of record rows, from its
-  first row being queued to its commit;
-* ``jantaku_db_write_failures_total`` (counter): record batches that failed;
+* ``jantaku_db_write_lag_seconds`` (gauge): how long the oldest step of the game
+  records not yet committed has waited (0 when all are written);
+* ``jantaku_db_write_seconds`` (histogram): per group commit of steps, from its
+  first step being queued to its commit;
+* ``jantaku_db_write_failures_total`` (counter): commits of steps that failed for
+  good (after retries; their tables stop and are rebuilt from the record);
 * the process collector's ``process_*`` (CPU, memory, open files).
 """
 
@@ -68,7 +69,8 @@ class _Live(Collector):
         lag.add_metric([], m.write_lag() if m.write_lag is not None else 0.0)
         yield lag
         failures = CounterMetricFamily(
-            "jantaku_db_write_failures", "Batches of game-record rows that failed to write"
+            "jantaku_db_write_failures",
+            "Commits of game steps that failed for good (after retries)",
         )
         failures.add_metric([], m.write_failures() if m.write_failures is not None else 0)
         yield failures
@@ -89,7 +91,8 @@ class Metrics:
             self.actions.labels(source)
         self.action_latency = Histogram(
             "jantaku_action_latency_seconds",
-            "A player's action: gateway receipt to the step's frames queued for every seat",
+            "A player's action: gateway receipt to the step's frames handed to every seat "
+            "(after its commit)",
             buckets=_LATENCY_BUCKETS,
             registry=self.registry,
         )

@@ -6,7 +6,7 @@ from fastapi import APIRouter, Request, Response
 from sqlalchemy.orm import Session
 
 from server.api.auth import COOKIE_NAME, new_token, token_hash
-from server.api.context import Ctx, CurrentPlayer, check_rate
+from server.api.context import Ctx, CurrentPlayer, check_rate, lookup_player, request_token
 from server.api.schemas import GuestCreate, GuestCreated, PlayerPublic
 from server.db import lobbies
 from server.db.models import Player
@@ -42,7 +42,11 @@ async def me(player: CurrentPlayer) -> PlayerPublic:
 
 
 @router.patch("/me", response_model=PlayerPublic)
-async def rename(body: GuestCreate, player: CurrentPlayer, ctx: Ctx) -> PlayerPublic:
+async def rename(
+    body: GuestCreate, request: Request, player: CurrentPlayer, ctx: Ctx
+) -> PlayerPublic:
+    check_rate(ctx.rename_limiter, request, "renames", player)
+
     def _rename(s: Session) -> None:
         p = s.get(Player, player.id)
         assert p is not None
@@ -53,5 +57,19 @@ async def rename(body: GuestCreate, player: CurrentPlayer, ctx: Ctx) -> PlayerPu
 
 
 @router.post("/logout", status_code=204)
-async def logout(response: Response) -> None:
+async def logout(request: Request, response: Response, ctx: Ctx) -> None:
+    """Forget this identity here: its token stops working at once, everywhere (a guest
+    has no other credential, so logging out is for good); the cookie is cleared."""
+    player = await lookup_player(ctx, request_token(request))
+    if player is not None:
+        # The stored hash now belongs to a token nobody holds.
+        dead = token_hash(ctx.settings.secret, new_token())
+        pid = player.id
+
+        def revoke(s: Session) -> None:
+            p = s.get(Player, pid)
+            if p is not None:
+                p.token_hash = dead
+
+        await ctx.run_db(revoke)
     response.delete_cookie(COOKIE_NAME)

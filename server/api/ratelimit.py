@@ -35,6 +35,24 @@ class WindowLimiter:
         self.window = window
         self.hits: dict[str, deque[float]] = {}
 
+    def hit_all(self, keys: list[str]) -> float | None:
+        """Record a hit on every key if each allows one; else the longest wait (no hit)."""
+        now = time.monotonic()
+        waits = [w for w in (self._wait(k, now) for k in keys) if w is not None]
+        if waits:
+            return max(waits)
+        for k in keys:
+            self.hit(k)
+        return None
+
+    def _wait(self, key: str, now: float) -> float | None:
+        q = self.hits.get(key)
+        if q is None:
+            return None
+        while q and q[0] <= now - self.window:
+            q.popleft()
+        return q[0] + self.window - now if len(q) >= self.limit else None
+
     def hit(self, key: str) -> float | None:
         """Record a hit; None when allowed, else seconds until the next one is allowed."""
         now = time.monotonic()

@@ -71,6 +71,8 @@ async def score(request: Request) -> JSONResponse:
         obj: Any = json.loads(body)
     except ValueError as exc:
         return JSONResponse(error("bad_input", f"body is not valid JSON: {exc}"), status_code=400)
+    except RecursionError:
+        return JSONResponse(error("bad_input", "body is nested too deeply"), status_code=400)
     out = score_request(obj)
     if "error" in out:
         status = 400 if out["error"]["code"] == "bad_input" else 422

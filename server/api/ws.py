@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
+from collections.abc import Iterator
 from typing import Any
 
 import orjson
@@ -16,9 +18,10 @@ from pydantic import ValidationError
 from sqlalchemy.orm import Session
 
 from server.api.auth import COOKIE_NAME, COOKIE_ORIGIN_REFUSED, bearer_token, cookie_origin_ok
-from server.api.context import ServerContext, lookup_player
+from server.api.context import ServerContext, lookup_player, may_watch, with_watch_path
 from server.api.ratelimit import TokenBucket
 from server.api.schemas import (
+    LOBBY_CODE,
     LOBBY_MESSAGES,
     TABLE_MESSAGES,
     ActionMsg,
@@ -177,11 +180,19 @@ class _Session:
             return msg
 
     async def hello(self) -> Hello:
-        while True:
-            msg = await self.next_message()
-            if isinstance(msg, Hello):
-                return msg
-            self.conn.send(error_frame("hello_required", "send hello first", msg.ref))
+        """The hello message; a socket that sends none within the hello timeout is closed
+        (code 4408): an idle socket holds a file descriptor and memory for nothing."""
+        try:
+            async with asyncio.timeout(self.ctx.settings.hello_timeout_seconds):
+                while True:
+                    msg = await self.next_message()
+                    if isinstance(msg, Hello):
+                        return msg
+                    self.conn.send(error_frame("hello_required", "send hello first", msg.ref))
+        except TimeoutError:
+            self.conn.send(error_frame("hello_timeout", "no hello in time; closing"))
+            self.conn.close(4408)
+            raise WebSocketDisconnect(4408) from None
 
     async def authenticate(self, hello: Hello) -> tuple[bool, Player | None]:
         """(ok, player). No token at all is an anonymous spectator; a bad token fails."""
@@ -207,11 +218,50 @@ def _ctx(ws: WebSocket) -> ServerContext:
     return ctx
 
 
+def _address(ws: WebSocket) -> str:
+    return ws.client.host if ws.client else "unknown"
+
+
+@contextlib.contextmanager
+def _socket_slot(ctx: ServerContext, ws: WebSocket) -> Iterator[bool]:
+    """One of the client address's open sockets (False: it has as many as it may)."""
+    addr = _address(ws)
+    n = ctx.sockets.get(addr, 0)
+    if n >= ctx.settings.max_sockets_per_address:
+        yield False
+        return
+    ctx.sockets[addr] = n + 1
+    try:
+        yield True
+    finally:
+        left = ctx.sockets[addr] - 1
+        if left:
+            ctx.sockets[addr] = left
+        else:
+            del ctx.sockets[addr]
+
+
+async def _refuse_busy(ws: WebSocket) -> None:
+    """Refused at the handshake (HTTP 403), before a socket is set up at all: the
+    cheapest answer to a client opening sockets by the thousand."""
+    await ws.close(4429)
+
+
 @router.websocket("/ws/table/{game_id}")
 async def table_socket(ws: WebSocket, game_id: int) -> None:
     ctx = _ctx(ws)
-    await ws.accept()
+    with _socket_slot(ctx, ws) as admitted:
+        if admitted:
+            await ws.accept()
+            await _table_socket(ctx, ws, game_id)
+        else:
+            await _refuse_busy(ws)
+
+
+async def _table_socket(ctx: ServerContext, ws: WebSocket, game_id: int) -> None:
     conn = WsConn(ws)
+    s = ctx.settings
+    resyncs = TokenBucket(s.resync_rate_per_second, s.resync_burst)
     session = _Session(ctx, ws, conn, TABLE_MESSAGES)
     table = None
     try:
@@ -220,13 +270,25 @@ async def table_socket(ws: WebSocket, game_id: int) -> None:
         if not ok:
             return
         table = ctx.tables.get(game_id)
-        if table is None:
+        seat = table.seat_of(player.id) if table is not None and player is not None else None
+        watching = seat is None or hello.spectate
+        # A live game is watched only with its spectate link or by its own players:
+        # to anyone else it does not exist (game ids are a plain counter).
+        if table is None or (watching and not await may_watch(ctx, game_id, player, hello.watch)):
             conn.send(error_frame("not_found", f"no live table for game {game_id}", hello.ref))
             conn.close(4404)
             return
-        if player is not None and not hello.spectate:
-            conn.seat = table.seat_of(player.id)
-        conn.batch = hello.batch
+        if watching:
+            if len(table.spectators) >= ctx.settings.max_spectators_per_table:
+                conn.send(error_frame("busy", "this table has as many spectators as it takes"))
+                conn.close(4429)
+                return
+            # A spectator's frames come from the table's spectator stream, already
+            # gathered into batch frames (docs/protocol.md).
+            conn.batch = False
+        else:
+            conn.seat = seat
+            conn.batch = hello.batch
         table.post(Connect(conn, hello.last_version))
         while True:
             msg = await session.next_message()
@@ -248,7 +310,11 @@ async def table_socket(ws: WebSocket, game_id: int) -> None:
                         )
                     )
             elif isinstance(msg, ResyncMsg):
-                table.post(Resync(conn))
+                # Each builds and sends a whole view: a client needs one now and then.
+                if resyncs.take():
+                    table.post(Resync(conn))
+                else:
+                    conn.send(error_frame("rate_limited", "too many resyncs; slow down", msg.ref))
             elif isinstance(msg, ContinueMsg):
                 table.post(Continue(conn))
             else:
@@ -264,14 +330,33 @@ async def table_socket(ws: WebSocket, game_id: int) -> None:
 @router.websocket("/ws/lobby/{code}")
 async def lobby_socket(ws: WebSocket, code: str) -> None:
     ctx = _ctx(ws)
-    await ws.accept()
+    with _socket_slot(ctx, ws) as admitted:
+        if admitted:
+            await ws.accept()
+            await _lobby_socket(ctx, ws, code)
+        else:
+            await _refuse_busy(ws)
+
+
+async def _lobby_socket(ctx: ServerContext, ws: WebSocket, code: str) -> None:
     conn = WsConn(ws)
     session = _Session(ctx, ws, conn, LOBBY_MESSAGES)
     subscribed = False
     try:
         hello = await session.hello()
-        ok, _player = await session.authenticate(hello)
+        ok, player = await session.authenticate(hello)
         if not ok:
+            return
+        # A code look-up like GET /api/lobbies/{code}: limited per address and player.
+        keys = [f"addr:{_address(ws)}"] + ([f"player:{player.id}"] if player else [])
+        if ctx.join_limiter.hit_all(keys) is not None or not re.fullmatch(LOBBY_CODE, code):
+            limited = re.fullmatch(LOBBY_CODE, code) is not None
+            conn.send(
+                error_frame("rate_limited", "too many lobby look-ups", hello.ref)
+                if limited
+                else error_frame("not_found", "no lobby with that code", hello.ref)
+            )
+            conn.close(4429 if limited else 4404)
             return
 
         def load(s: Session) -> dict[str, Any]:
@@ -279,7 +364,7 @@ async def lobby_socket(ws: WebSocket, code: str) -> None:
 
         async with ctx.lobby_lock(code):
             try:
-                data = await ctx.run_db(load)
+                data = with_watch_path(ctx, await ctx.run_db(load))
             except lobbies.LobbyError:
                 conn.send(error_frame("not_found", "no lobby with that code", hello.ref))
                 conn.close(4404)

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Select, func, insert, select
+from sqlalchemy import Connection, Select, func, insert, select
 from sqlalchemy.orm import Session, selectinload
 
 from server.db.models import Game, GameEvent, GameSeat, Hand, Lobby, LobbySeat, utcnow
@@ -30,10 +30,15 @@ def record_values(game_id: int, rows: Sequence[RecordRow]) -> list[dict[str, Any
 
 def insert_record_values(s: Session, values: list[dict[str, Any]]) -> None:
     """Insert record rows of any number of games in one executemany."""
+    insert_record_rows(s.connection(), values)
+
+
+def insert_record_rows(conn: Connection, values: list[dict[str, Any]]) -> None:
+    """``insert_record_values`` on a bare connection."""
     if values:
         # Core on the table, not the ORM's bulk path: this runs for every action of
         # every live table, and the ORM's per-row bookkeeping costs several times more.
-        s.connection().execute(insert(GameEvent), values)
+        conn.execute(insert(GameEvent), values)
 
 
 def add_hand(s: Session, game_id: int, h: HandRow) -> None:
@@ -87,26 +92,50 @@ class LiveGame:
 
 def live_games(s: Session) -> list[LiveGame]:
     """Every game still marked "live", with its record, oldest first."""
-    out = []
-    for g in s.scalars(select(Game).where(Game.status == "live").order_by(Game.id)):
-        rows = s.execute(
-            select(GameEvent.kind, GameEvent.type, GameEvent.data)
-            .where(GameEvent.game_id == g.id)
-            .order_by(GameEvent.id)
-        ).all()
-        hands = s.scalar(select(func.count()).select_from(Hand).where(Hand.game_id == g.id))
-        out.append(
-            LiveGame(
-                game_id=g.id,
-                rules=dict(g.rules),
-                seed=bytes.fromhex(g.seed),
-                first_dealer=g.first_dealer,
-                seats=tuple((gs.name, gs.player_id, gs.bot) for gs in g.seats),
-                rows=tuple((r.kind, r.type, r.data) for r in rows),
-                hands_saved=int(hands or 0),
-            )
-        )
-    return out
+    return [
+        _live_game(s, g)
+        for g in s.scalars(select(Game).where(Game.status == "live").order_by(Game.id))
+    ]
+
+
+def live_game(s: Session, game_id: int) -> LiveGame | None:
+    """One game, if it is still "live", with its record."""
+    g = s.get(Game, game_id)
+    return _live_game(s, g) if g is not None and g.status == "live" else None
+
+
+def _live_game(s: Session, g: Game) -> LiveGame:
+    rows = s.execute(
+        select(GameEvent.kind, GameEvent.type, GameEvent.data)
+        .where(GameEvent.game_id == g.id)
+        .order_by(GameEvent.id)
+    ).all()
+    hands = s.scalar(select(func.count()).select_from(Hand).where(Hand.game_id == g.id))
+    return LiveGame(
+        game_id=g.id,
+        rules=dict(g.rules),
+        seed=bytes.fromhex(g.seed),
+        first_dealer=g.first_dealer,
+        seats=tuple((gs.name, gs.player_id, gs.bot) for gs in g.seats),
+        rows=tuple((r.kind, r.type, r.data) for r in rows),
+        hands_saved=int(hands or 0),
+    )
+
+
+def is_participant(s: Session, game_id: int, player_id: int) -> bool:
+    """Whether the player sits at the game or in the lobby it was started from."""
+    seated = s.scalar(
+        select(GameSeat.seat).where(GameSeat.game_id == game_id, GameSeat.player_id == player_id)
+    )
+    if seated is not None:
+        return True
+    in_lobby = s.scalar(
+        select(LobbySeat.slot)
+        .join(Lobby, Lobby.id == LobbySeat.lobby_id)
+        .join(Game, Game.lobby_id == Lobby.id)
+        .where(Game.id == game_id, LobbySeat.player_id == player_id)
+    )
+    return in_lobby is not None
 
 
 def abort_game(s: Session, game_id: int) -> None:

@@ -15,6 +15,7 @@ from sqlalchemy import (
     Integer,
     String,
     UniqueConstraint,
+    text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
@@ -136,7 +137,19 @@ class GameEvent(Base):
     """The game record, one row per engine event (and per action taken), in order."""
 
     __tablename__ = "game_events"
-    __table_args__ = (Index("ix_game_events_game_version", "game_id", "version"),)
+    __table_args__ = (
+        Index("ix_game_events_game_version", "game_id", "version"),
+        # A version, once given to an event, is never given to another of the game
+        # (even by a second server process on the same database).
+        Index(
+            "ux_game_events_event_version",
+            "game_id",
+            "version",
+            unique=True,
+            sqlite_where=text("kind = 'event'"),
+            postgresql_where=text("kind = 'event'"),
+        ),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))

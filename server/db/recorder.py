@@ -1,10 +1,17 @@
-"""Writes the table actors' records to the database in the background.
+"""Commits the table actors' steps to the database, many tables' steps per transaction.
 
-Tables only queue work here (``TableSink``); a single writer task flushes the
-queue in batches from a worker thread, in order, so a slow database never
-stalls a table and rows of one game keep their order. The record rows of every
-table in a batch go to the database as ONE executemany (with hundreds of live
-tables, one statement per table and step cost the server more than the game).
+A table queues each step here (``TableSink.write``) and sends nothing about it
+until the step is committed. One writer task takes every step queued so far and
+commits them in ONE transaction from a worker thread (group commit): while a
+transaction runs, the next group gathers, so under load a commit serves many
+tables and the number of transactions stays far below the number of steps. The
+record rows of a group go to the database as one executemany (with hundreds of
+live tables, one statement per table and step cost the server more than the game).
+
+A transient failure (the database restarting, a lock held too long) is retried
+with backoff for ``retry_seconds``; meanwhile the tables wait, and their players
+see nothing they could lose. A group that fails for any other reason is split, so
+that one bad step fails only its own table.
 """
 
 from __future__ import annotations
@@ -12,117 +19,143 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable
 from typing import Any
 
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.orm import Session
 
 from server.db import games
 from server.db.session import Database
-from server.tables.sink import HandRow, RecordRow, SeatResult
+from server.tables.sink import SinkError, StepWrite
 
 log = logging.getLogger(__name__)
 
-Op = Callable[[Session], None]
+_Pending = tuple[int, StepWrite, "asyncio.Future[None]"]
+
+
+def _transient(exc: BaseException) -> bool:
+    """A failure that running the same transaction again may not meet."""
+    if isinstance(exc, OperationalError | InterfaceError):
+        return True
+    return isinstance(exc, DBAPIError) and bool(exc.connection_invalidated)
 
 
 class Recorder:
-    def __init__(self, db: Database, interval: float = 0.2) -> None:
+    def __init__(self, db: Database, retry_seconds: float = 30.0) -> None:
         self.db = db
-        self.interval = interval
-        self.pending: list[Op] = []
-        self.pending_rows: list[dict[str, Any]] = []
+        self.retry_seconds = retry_seconds
+        self.pending: list[_Pending] = []
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._closing = False
         self.failures = 0
-        self._idle = asyncio.Event()
-        self._idle.set()
-        # When the oldest queued (not yet taken) and the batch being written were queued.
+        # Figures for the health check and the benchmarks.
+        self.commits = 0
+        self.steps = 0
+        # When the oldest queued (not yet taken) and the group being written were queued.
         self._queued_since: float | None = None
         self._writing_since: float | None = None
-        # Told the seconds from a batch's first row being queued to its commit (metrics).
+        # Told the seconds from a group's first step being queued to its commit (metrics).
         self.on_written: Callable[[float], None] | None = None
 
     def write_lag(self) -> float:
-        """Seconds the oldest row not yet in the database has waited (0 when all are in)."""
+        """Seconds the oldest step not yet in the database has waited (0 when all are in)."""
         since = [t for t in (self._writing_since, self._queued_since) if t is not None]
         return time.monotonic() - min(since) if since else 0.0
 
     # TableSink
 
-    def record(self, game_id: int, rows: Sequence[RecordRow]) -> None:
-        if not rows:
-            return
-        self.pending_rows.extend(games.record_values(game_id, rows))
-        self._signal()
-
-    def hand(self, game_id: int, hand: HandRow) -> None:
-        self._push(lambda s: games.add_hand(s, game_id, hand))
-
-    def finish(self, game_id: int, results: Sequence[SeatResult], status: str) -> None:
-        results = list(results)
-        self._push(lambda s: games.finish_game(s, game_id, results, status))
-
-    # lifecycle
-
-    def _push(self, op: Op) -> None:
-        self.pending.append(op)
-        self._signal()
-
-    def _signal(self) -> None:
-        """Work was queued: not idle any more, and the writer should wake."""
+    def write(self, game_id: int, step: StepWrite) -> Awaitable[None]:
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        if self._closing and self._task is None:
+            fut.set_exception(SinkError("the recorder is closed"))
+            return fut
+        self.pending.append((game_id, step, fut))
         if self._queued_since is None:
             self._queued_since = time.monotonic()
-        self._idle.clear()
         self._wake.set()
+        return fut
+
+    # lifecycle
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._run(), name="recorder")
 
     async def _run(self) -> None:
-        while not self._closing or self.pending or self.pending_rows:
-            if not self.pending and not self.pending_rows:
-                self._idle.set()
+        while not self._closing or self.pending:
+            if not self.pending:
                 self._wake.clear()
                 await self._wake.wait()
                 continue
-            rows, self.pending_rows = self.pending_rows, []
-            batch, self.pending = self.pending, []
+            group, self.pending = self.pending, []
             self._writing_since, self._queued_since = self._queued_since, None
             try:
-                await asyncio.to_thread(self._write, rows, batch)
-                if self.on_written is not None and self._writing_since is not None:
-                    self.on_written(time.monotonic() - self._writing_since)
-            except Exception:
-                self.failures += 1
-                log.exception(
-                    "recorder: a batch of %d rows and %d writes failed", len(rows), len(batch)
-                )
+                await self._commit(group)
             finally:
                 self._writing_since = None
-            # Collect more work for a moment: fewer, larger transactions.
-            if not self._closing:
-                await asyncio.sleep(self.interval)
 
-    def _write(self, rows: list[dict[str, Any]], batch: list[Op]) -> None:
+    async def _commit(self, group: list[_Pending]) -> None:
+        deadline = time.monotonic() + self.retry_seconds
+        delay = 0.05
+        while True:
+            try:
+                await asyncio.to_thread(self._write, group)
+            except Exception as exc:
+                if len(group) > 1 and not _transient(exc):
+                    # One bad step must not fail the other tables of its group.
+                    for one in group:
+                        await self._commit([one])
+                    return
+                if not _transient(exc) or time.monotonic() + delay > deadline:
+                    self.failures += 1
+                    log.error(
+                        "recorder: %d step(s) of game(s) %s not committed: %r",
+                        len(group),
+                        sorted({g for g, _, _ in group}),
+                        exc,
+                    )
+                    for _, _, fut in group:
+                        if not fut.done():
+                            fut.set_exception(SinkError(repr(exc)))
+                    return
+                log.warning("recorder: commit failed (%r); retrying in %.2f s", exc, delay)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 2.0)
+                continue
+            self.commits += 1
+            self.steps += len(group)
+            if self.on_written is not None and self._writing_since is not None:
+                self.on_written(time.monotonic() - self._writing_since)
+            for _, _, fut in group:
+                if not fut.done():
+                    fut.set_result(None)
+            return
+
+    def _write(self, group: list[_Pending]) -> None:
+        rows: list[dict[str, Any]] = []
+        for game_id, step, _ in group:
+            rows.extend(games.record_values(game_id, step.rows))
+        if not any(step.hands or step.finish for _, step, _ in group):
+            # Most groups: record rows only, in one statement on a bare connection.
+            self.db.run_core(lambda conn: games.insert_record_rows(conn, rows))
+            return
+
         def write_all(s: Session) -> None:
-            # Rows first: a table queues a step's rows before the hand or finish they lead to.
             games.insert_record_values(s, rows)
-            for op in batch:
-                op(s)
+            for game_id, step, _ in group:
+                for hand in step.hands:
+                    games.add_hand(s, game_id, hand)
+                if step.finish is not None:
+                    results, status = step.finish
+                    games.finish_game(s, game_id, results, status)
 
         self.db.run(write_all)
 
-    async def flush(self) -> None:
-        """Wait until everything queued so far is written."""
-        while self.pending or self.pending_rows or not self._idle.is_set():
-            await self._idle.wait()
-            if self.pending or self.pending_rows:
-                self._signal()
-
     async def close(self) -> None:
+        """Commit what is queued, then stop; later writes fail."""
         self._closing = True
         self._wake.set()
         if self._task is not None:
             await self._task
+            self._task = None

@@ -15,10 +15,10 @@ followed by the same seat's replacement draw.
 
 from __future__ import annotations
 
-import gzip
 import re
 import urllib.parse
 import xml.etree.ElementTree as ET
+import zlib
 from collections.abc import Callable, Iterable
 
 from server.engine.tiles import NORTH, Tile, sort_key, tile_of_id
@@ -60,6 +60,29 @@ def _sorted(tiles: Iterable[Tile]) -> tuple[Tile, ...]:
     return tuple(sorted(tiles, key=sort_key))
 
 
+# A hanchan mjlog is ~30 kB of XML (~300 kB for the longest games): far more is not a log.
+MAX_XML_BYTES = 8 * 1024 * 1024
+
+
+def gunzip_capped(data: bytes, source: str, cap: int = MAX_XML_BYTES) -> bytes:
+    """Decompress gzip data (one or more members) without ever holding more than
+    ``cap`` bytes of output: a small upload may not inflate to gigabytes."""
+    out = bytearray()
+    rest = data
+    while rest:
+        d = zlib.decompressobj(wbits=31)
+        try:
+            out += d.decompress(rest, cap + 1 - len(out))
+        except zlib.error as exc:
+            raise RecordError(f"{source}: broken gzip data: {exc}") from None
+        if len(out) > cap or d.unconsumed_tail:
+            raise RecordError(f"{source}: decompresses to more than {cap} bytes")
+        if not d.eof:
+            raise RecordError(f"{source}: broken gzip data: the stream is cut short")
+        rest = d.unused_data
+    return bytes(out)
+
+
 def looks_like_mjlog(data: bytes) -> bool:
     if data[:2] == b"\x1f\x8b":
         return True
@@ -69,10 +92,7 @@ def looks_like_mjlog(data: bytes) -> bool:
 def parse_mjlog(data: bytes, source: str = "<mjlog>") -> LoggedGame:
     """Parse one mjlog file (plain or gzip-compressed); RecordError names what is wrong."""
     if data[:2] == b"\x1f\x8b":
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError) as exc:
-            raise RecordError(f"{source}: broken gzip data: {exc}") from None
+        data = gunzip_capped(data, source)
     # Entity declarations are never in a Tenhou log; refusing them keeps
     # entity-expansion tricks out of an uploaded file.
     if b"<!DOCTYPE" in data or b"<!ENTITY" in data:

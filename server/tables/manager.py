@@ -10,6 +10,7 @@ from typing import Any
 
 from server.bots import make_bot
 from server.engine import AnyVariant
+from server.tables.clock import Clock
 from server.tables.options import TableOptions
 from server.tables.resume import rebuild
 from server.tables.sink import TableSink
@@ -31,16 +32,21 @@ class TableManager:
         sink: TableSink,
         bot_factory: BotFactory | None = None,
         linger_seconds: float = 300.0,
+        clock: Clock | None = None,
     ) -> None:
         self.config = config
         self.sink = sink
         self.bot_factory: BotFactory = bot_factory or default_bot_factory  # type: ignore[assignment]
         self.linger_seconds = linger_seconds
+        self.clock = clock
         self.tables: dict[int, Table] = {}
         # The pending removal of each finished table (dropped once it has run).
         self._reapers: dict[int, asyncio.TimerHandle] = {}
         # Called with the game id when a game ends (the app pushes the reopened lobby).
         self.on_game_end: Callable[[int], None] | None = None
+        # Called with the game id when a table stopped because a step could not be
+        # committed (the app rebuilds it from the record once the database answers).
+        self.on_broken: Callable[[int], None] | None = None
 
     def get(self, game_id: int) -> Table | None:
         return self.tables.get(game_id)
@@ -79,7 +85,10 @@ class TableManager:
         """
         done = rebuild(variant, rules, seed, first_dealer, rows)
         table = self._register(game_id, variant, done.state, options, seats, seed)
-        table.resume(done.version, hands_saved)
+        if done.fresh:
+            table.start(list(variant.start_events(done.state)))
+        else:
+            table.resume(done.version, hands_saved)
         return table
 
     def _register(
@@ -103,6 +112,8 @@ class TableManager:
             bot_factory=self.bot_factory,
             seed=int.from_bytes(seed[:4], "big"),
             on_finished=self._finished,
+            on_broken=self._broken,
+            clock=self.clock,
         )
         self.tables[game_id] = table
         return table
@@ -114,6 +125,12 @@ class TableManager:
         self._reapers[table.game_id] = loop.call_later(
             self.linger_seconds, self._reap, table.game_id
         )
+
+    def _broken(self, table: Table) -> None:
+        if self.tables.get(table.game_id) is table:
+            del self.tables[table.game_id]
+        if self.on_broken is not None:
+            self.on_broken(table.game_id)
 
     def _reap(self, game_id: int) -> None:
         self._reapers.pop(game_id, None)

@@ -31,6 +31,12 @@ class Rebuilt:
     state: Any
     version: int  # events recorded so far = the table's version
 
+    @property
+    def fresh(self) -> bool:
+        """Nothing was recorded yet (the process stopped as the game was created):
+        the game starts as new, its opening events still to be recorded and sent."""
+        return self.version == 0
+
 
 def rebuild(
     variant: AnyVariant,
@@ -40,6 +46,8 @@ def rebuild(
     rows: Sequence[tuple[str, str, dict[str, Any]]],
 ) -> Rebuilt:
     """The state after the recorded ``rows`` ((kind, type, data) in record order)."""
+    if not rows:
+        return Rebuilt(variant.new_game(rules, seed, first_dealer), 0)
     actions: list[Action | None] = []
     for i, (kind, _type, data) in enumerate(rows):
         if kind == "action":

@@ -109,3 +109,45 @@ def test_0002_takes_import_digests_again_over_the_play(
             assert find_import(s, game.digest) == gid
     finally:
         engine.dispose()
+
+
+def _check_event_versions_unique(url: str) -> None:
+    from sqlalchemy.exc import IntegrityError
+
+    from server.db.models import Game, GameEvent
+    from server.db.session import Database
+
+    migrate.upgrade(url)
+    db = Database(url)
+    try:
+        with db.session() as s:
+            g = Game(rules={}, seed="00", first_dealer=0, dice=[1, 1])
+            s.add(g)
+            s.flush()
+            gid = g.id
+            s.add_all(
+                [
+                    GameEvent(game_id=gid, version=1, kind="event", type="a", data={}),
+                    # an action carries the version it was applied at: shared, allowed
+                    GameEvent(game_id=gid, version=1, kind="action", type="b", data={}),
+                    GameEvent(game_id=gid, version=2, kind="event", type="c", data={}),
+                ]
+            )
+        with pytest.raises(IntegrityError), db.session() as s:
+            s.add(GameEvent(game_id=gid, version=2, kind="event", type="d", data={}))
+    finally:
+        db.dispose()
+    # 0003 goes down to 0002 and up again.
+    migrate.downgrade(url, "0002")
+    assert migrate.current(url) == "0002"
+    migrate.upgrade(url)
+    assert migrate.current(url) == "0003"
+
+
+def test_event_versions_are_unique_per_game_sqlite(sqlite_url: str) -> None:
+    _check_event_versions_unique(sqlite_url)
+
+
+@pytest.mark.postgres
+def test_event_versions_are_unique_per_game_postgres(pg_url: str) -> None:
+    _check_event_versions_unique(pg_url)

@@ -27,10 +27,15 @@ class LiveServer:
             "secret": TEST_SECRET,
             "database_url": db_url,
             "bot_delay_seconds": 0.0,
+            # The call window has tests of its own (test_call_window.py); elsewhere it
+            # would only slow the games down.
+            "call_window_seconds": 0.0,
             "round_end_pause_seconds": 30.0,
             "disconnect_grace_seconds": 30.0,
             "join_rate_per_minute": 1000,
             "guest_rate_per_minute": 1000,
+            "lobby_rate_per_minute": 1000,
+            "rename_rate_per_minute": 1000,
             "ws_rate_per_second": 10000.0,
             "ws_rate_burst": 10000,
         }

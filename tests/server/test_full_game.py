@@ -86,7 +86,9 @@ async def play_full_game(db_url: str, make_server: Any) -> None:
         await TableClient.open(srv.ws, game_id, g["token"], name=g["player"]["name"])
         for g in guests
     ]
-    spectator = await TableClient.open(srv.ws, game_id, None, name="watcher")
+    # Anyone with the spectate link (in the lobby object, for holders of its code).
+    watch = lobby["game"]["watch_path"].rsplit("/", 1)[1]
+    spectator = await TableClient.open(srv.ws, game_id, None, watch=watch, name="watcher")
     assert spectator.seat is None
     for p, g in zip(players, guests, strict=True):
         assert p.seat == seat_of[g["player"]["id"]]

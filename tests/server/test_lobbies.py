@@ -275,7 +275,13 @@ def test_health_and_docs(srv: Any) -> None:
     with httpx.Client(base_url=srv.http) as c:
         h = c.get("/api/health").json()
         assert h["status"] == "ok" and h["database"] == "ok" and h["tables"] == 0
-        assert c.get("/docs").status_code == 200
+        # /docs is served from here, Swagger UI included: nothing from a CDN.
+        docs = c.get("/docs", follow_redirects=True)
+        assert docs.status_code == 200 and 'id="swagger-ui"' in docs.text
+        assert "http:" not in docs.text and "https:" not in docs.text
+        for asset in ("/docs/vendor/swagger-ui-bundle.js", "/docs/vendor/swagger-ui.css"):
+            assert c.get(asset).status_code == 200
+        assert "/openapi.json" in c.get("/docs/init.js").text
         paths = c.get("/openapi.json").json()["paths"]
         assert "/api/lobbies/{code}/start" in paths and "/api/games" in paths
 

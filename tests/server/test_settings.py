@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import secrets
+
 import pytest
 from pydantic import ValidationError
 
-from server.settings import DEV_SECRET, Settings, normalize_db_url
+from server.cli.serve import bind_warning
+from server.settings import DEV_SECRET, Settings, is_loopback, normalize_db_url, secret_entropy_bits
 
 
 def test_development_allows_default_secret(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -31,7 +34,7 @@ def test_production_refuses_unsafe_secret(
 
 def test_environment_variables(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("JANTAKU_ENV", "production")
-    monkeypatch.setenv("JANTAKU_SECRET", "s" * 40)
+    monkeypatch.setenv("JANTAKU_SECRET", secrets.token_urlsafe(48))
     monkeypatch.setenv("DATABASE_URL", "postgresql://u:p@db:5432/jantaku")
     monkeypatch.setenv("JANTAKU_PORT", "9000")
     s = Settings(_env_file=None)  # type: ignore[call-arg]
@@ -52,3 +55,39 @@ def test_normalize_db_url() -> None:
     assert normalize_db_url("postgres://a@b/c") == "postgresql+psycopg://a@b/c"
     assert normalize_db_url("sqlite:///x.db") == "sqlite:///x.db"
     assert normalize_db_url("postgresql+psycopg://a@b/c") == "postgresql+psycopg://a@b/c"
+
+
+@pytest.mark.parametrize(
+    "secret",
+    [
+        "s" * 40,  # long but one character
+        "abcabcabcabcabcabcabcabcabcabcabcabc",  # a pattern
+        "password1234password1234password1234",
+        "aaaaaaaaaaaaaaaabbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb",
+    ],
+)
+def test_production_refuses_a_guessable_secret_by_its_entropy(
+    monkeypatch: pytest.MonkeyPatch, secret: str
+) -> None:
+    monkeypatch.setenv("JANTAKU_ENV", "production")
+    monkeypatch.setenv("JANTAKU_SECRET", secret)
+    with pytest.raises(ValidationError, match="guessable"):
+        Settings(_env_file=None)  # type: ignore[call-arg]
+
+
+def test_random_secrets_pass_the_entropy_check() -> None:
+    for _ in range(20):
+        assert secret_entropy_bits(secrets.token_urlsafe(32)) >= 128
+        assert secret_entropy_bits(secrets.token_hex(32)) >= 128
+    assert secret_entropy_bits("x" * 64) == 0
+
+
+def test_a_public_bind_with_the_development_secret_warns() -> None:
+    dev = Settings(_env_file=None, env="development", secret=DEV_SECRET)  # type: ignore[call-arg]
+    own = Settings(_env_file=None, env="development", secret=secrets.token_urlsafe(48))  # type: ignore[call-arg]
+    for host in ("0.0.0.0", "192.168.1.5", "::", "example.org"):
+        warning = bind_warning(host, dev)
+        assert warning is not None and "JANTAKU_SECRET" in warning
+        assert bind_warning(host, own) is None
+    for host in ("127.0.0.1", "::1", "localhost", "127.0.0.2"):
+        assert is_loopback(host) and bind_warning(host, dev) is None

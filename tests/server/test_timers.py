@@ -7,6 +7,7 @@ import asyncio
 import time
 from typing import Any
 
+from server.api.auth import watch_key
 from tests.server.conftest import bot_table
 from tests.server.wsclient import TableClient
 
@@ -100,7 +101,8 @@ async def test_timeout_passes_on_call_window(sqlite_url: str, make_server: Any) 
 async def test_disconnect_grace_bot_takeover_and_return(sqlite_url: str, make_server: Any) -> None:
     srv = make_server(sqlite_url, bot_delay_seconds=0.05, disconnect_grace_seconds=0.5)
     _client, g, game_id = bot_table(srv, {"preset": "standard", "think_seconds": 0})
-    watcher = await TableClient.open(srv.ws, game_id, None)
+    key = watch_key(srv.settings.secret, game_id)
+    watcher = await TableClient.open(srv.ws, game_id, None, watch=key)
     c = await TableClient.open(srv.ws, game_id, g["token"])
     seat = c.seat
     assert seat is not None

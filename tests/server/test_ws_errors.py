@@ -10,7 +10,7 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from server.api.auth import COOKIE_NAME
+from server.api.auth import COOKIE_NAME, watch_key
 from tests.server.conftest import bot_table
 from tests.server.wsclient import TableClient
 
@@ -154,8 +154,9 @@ async def test_unknown_game_closes_with_4404(table: Any) -> None:
 
 async def test_spectator_cannot_act(table: Any) -> None:
     srv, g, game_id = table
-    for token, spectate in ((None, False), (g["token"], True)):
-        c = await TableClient.open(srv.ws, game_id, token, spectate=spectate)
+    key = watch_key(srv.settings.secret, game_id)
+    for token, spectate, watch in ((None, False, key), (g["token"], True, None)):
+        c = await TableClient.open(srv.ws, game_id, token, spectate=spectate, watch=watch)
         assert c.seat is None
         view = (await c.recv_type("view"))["view"]
         assert all(p["hand"] is None for p in view["players"])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections import deque
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
@@ -44,6 +45,7 @@ class TableClient:
         self.game_over: dict[str, Any] | None = None
         self.errors: list[dict[str, Any]] = []
         self.gaps: list[tuple[int, int]] = []
+        self.unread: deque[dict[str, Any]] = deque()  # the rest of a batch frame
 
     @classmethod
     async def open(
@@ -54,6 +56,7 @@ class TableClient:
         *,
         last_version: int | None = None,
         spectate: bool = False,
+        watch: str | None = None,
         name: str = "",
     ) -> TableClient:
         # No receive-queue limit: a test that stops reading must still close promptly.
@@ -64,6 +67,8 @@ class TableClient:
             hello["token"] = token
         if spectate:
             hello["spectate"] = True
+        if watch is not None:
+            hello["watch"] = watch
         await client.send(hello)
         client.welcome = await client.recv_type("welcome")
         client.seat = client.welcome["seat"]
@@ -75,7 +80,11 @@ class TableClient:
         await self.ws.send(json.dumps(obj))
 
     async def recv(self, timeout: float = 20.0) -> dict[str, Any]:
-        msg: dict[str, Any] = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
+        """The next message (a batch frame is read one message at a time)."""
+        if not self.unread:
+            msg: dict[str, Any] = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
+            self.unread.extend(msg["messages"] if msg["type"] == "batch" else [msg])
+        msg = self.unread.popleft()
         self.frames.append(msg)
         t = msg["type"]
         if t == "event":

@@ -49,10 +49,14 @@ class AppServer:
             # Bots answer at once. A finished round waits for the people to click
             # "continue" (the tests always do), so every result card is seen.
             "bot_delay_seconds": 0.0,
+            # A short call window: the client must show a discard before it closes.
+            "call_window_seconds": 0.05,
             "round_end_pause_seconds": 30.0,
             "disconnect_grace_seconds": 30.0,
             "join_rate_per_minute": 1000,
             "guest_rate_per_minute": 1000,
+            "lobby_rate_per_minute": 1000,
+            "rename_rate_per_minute": 1000,
         }
         options.update(overrides)
         self.app = create_app(Settings(**options))

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from server.api.auth import watch_key
 from tests.web.conftest import PHONE, AppServer
 from tests.web.player import Stats, add_bots, create_lobby, open_person, play_until
 
@@ -294,10 +295,15 @@ def test_two_people_join_by_link_see_discards_never_hands(
     own_b = _rivers_of(_last_view(frames_b)["view"])[str(seat_b)]
     host_sees_b = _rivers_of(_last_view(host.frames)["view"])[str(seat_b)]
     assert own_b == host_sees_b
-    # Anyone else who opens the table's address watches as a spectator: no hand, and
-    # every seat's concealed tiles as backs.
+    # Anyone else who opens the table's address is told it is not there (a private
+    # game); with the spectate link they watch as a spectator: no hand, and every
+    # seat's concealed tiles as backs.
     watcher = open_person(browser, app_server.url, "Watcher")
     watcher.page.goto(host.page.url)
+    watcher.page.get_by_text("This game is no longer live.").wait_for()
+    game_id = int(host.page.url.rsplit("/", 1)[1])
+    key = watch_key(app_server.app.state.ctx.settings.secret, game_id)
+    watcher.page.goto(f"{host.page.url}/{key}")
     watcher.page.get_by_test_id("turn-status").filter(has_text="Spectating").wait_for()
     assert watcher.page.locator(".hand-tiles .tile").count() == 0
     assert watcher.page.locator(".action-btn").count() == 0

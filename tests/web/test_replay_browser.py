@@ -26,6 +26,10 @@ _SEATS_JS = """() => [...document.querySelectorAll('.replay-seat')].map((s) => (
   score: Number(s.querySelector('[data-testid=seat-score]').textContent),
 }))"""
 
+# A function, not an expression: Playwright evaluates an expression with eval, which
+# the CSP refuses.
+IMAGES_LOADED = "() => [...document.images].every((i) => i.complete && i.naturalWidth > 0)"
+
 
 def _record(base: str, game_id: int) -> dict[str, Any]:
     r = httpx.get(f"{base}/api/games/{game_id}", timeout=10)
@@ -98,7 +102,7 @@ def test_import_then_replay_step_jump_link_and_export(
     link.click()
     _at(page, 1, 0)
     # every tile face loads (the viewer draws each tile from /tiles/*.svg)
-    page.wait_for_function("[...document.images].every((i) => i.complete && i.naturalWidth > 0)")
+    page.wait_for_function(IMAGES_LOADED)
     page.screenshot(path=str(artifacts / "replay.png"))
     # Step 0: the four dealt hands, all open, exactly the record's haipai.
     seats = page.evaluate(_SEATS_JS)
@@ -134,7 +138,7 @@ def test_import_then_replay_step_jump_link_and_export(
     other = phone.new_page()
     other.goto(f"{app_server.url}/#/replay/{game_id}/2/3")
     _at(other, 2, 3)
-    other.wait_for_function("[...document.images].every((i) => i.complete && i.naturalWidth > 0)")
+    other.wait_for_function(IMAGES_LOADED)
     other.screenshot(path=str(artifacts / "replay-phone.png"))
     assert other.evaluate("document.scrollingElement.scrollWidth") <= PHONE["width"]
     phone.close()

@@ -239,3 +239,24 @@ def test_interface_text_in_japanese_and_chinese(mock: Mock) -> None:
     page = mock.open("case=call&overlay=agari&lang=zh")
     assert "断幺九" in page.locator("[data-testid=yaku-list]").inner_text()
     assert "30符" in page.locator("[data-testid=result-summary]").inner_text()
+
+
+def test_a_discard_shows_before_its_call_window_closes(mock: Mock) -> None:
+    """While the call window is open the server sends the discard event alone (in a
+    batch frame here); the tile leaves the hand for the river at once."""
+    page = mock.open("case=discard&echo=1")
+    river = ".river[data-seat='0'] .tile"
+    assert "3m" not in mock.tiles(river)
+    before = mock.tiles(".hand-tiles .tile")
+    assert "3m" in before
+    page.locator(".hand-tiles .tile[data-tile='3m']").first.click()
+    page.wait_for_function(
+        "() => !document.querySelector(\".hand-tiles .tile[data-tile='3m']\")", timeout=3000
+    )
+    after = mock.tiles(".hand-tiles .tile")
+    # 3m left the hand, the drawn 7s joined it, and nothing is clickable any more.
+    assert sorted(after) == sorted([t for t in before if t != "3m"])
+    assert page.locator(".hand-tiles .tile.playable").count() == 0
+    assert page.locator(".actions .action-btn").count() == 0
+    assert mock.tiles(river)[-1] == "3m"
+    assert page.locator(".table-screen").get_attribute("data-version") == "11"

@@ -47,7 +47,7 @@ export const api = {
   ready: (code, ready) => http("POST", `api/lobbies/${encodeURIComponent(code)}/ready`, { ready }),
   start: (code) => http("POST", `api/lobbies/${encodeURIComponent(code)}/start`),
   games: (playerId) => http("GET", `api/games?player=${playerId}&limit=20`),
-  game: (id) => http("GET", `api/games/${id}`),
+  game: (id, key) => http("GET", `api/games/${encodeURIComponent(id)}${key ? `?key=${encodeURIComponent(key)}` : ""}`),
 };
 
 function wsUrl(path) {

@@ -1,4 +1,4 @@
-// Entry point: hash routes (#/, #/join/CODE, #/lobby/CODE, #/game/ID, #/history, #/replay/ID),
+// Entry point: hash routes (#/, #/join/CODE, #/lobby/CODE, #/game/ID[/KEY], #/history, #/replay/ID),
 // header, language switch.
 import { api } from "./api.js";
 import { initI18n, setLang, getLang, LANGS, t, onLangChange } from "./i18n.js";
@@ -38,7 +38,6 @@ function header() {
   const hist = document.createElement("a");
   hist.href = "#/history";
   hist.className = "history-link";
-  hist.style.cssText = "color: #fff; font-size: 14px";
   hist.dataset.testid = "history-link";
   hist.textContent = t("home.history");
   h.append(title, hist, me, sel);
@@ -60,7 +59,8 @@ async function route() {
     } else if (parts[0] === "lobby" && parts[1]) {
       app.screen = new LobbyScreen(root, app, parts[1]);
     } else if (parts[0] === "game" && parts[1]) {
-      app.screen = new GameScreen(root, parts[1]);
+      // #/game/ID for its players; #/game/ID/KEY is a spectate link (docs/protocol.md).
+      app.screen = new GameScreen(root, parts[1], { watch: parts[2] || null });
     } else if (parts[0] === "history") {
       await renderHistory(root, app, parts.slice(1));
     } else if (parts[0] === "replay" && parts[1]) {

@@ -3,7 +3,7 @@
 import { api, LiveSocket } from "./api.js";
 import { t, onLangChange } from "./i18n.js";
 import { renderTable, tickTimer } from "./table.js";
-import { kindOf } from "./tiles.js";
+import { kindOf, sortTiles } from "./tiles.js";
 
 
 export class GameScreen {
@@ -37,7 +37,7 @@ export class GameScreen {
     if (opts.returnPoints) {
       this.returnPoints = opts.returnPoints;
     } else {
-      api.game(gameId).then(
+      api.game(gameId, opts.watch).then(
         (g) => {
           const rules = g && g.rules;
           if (rules && typeof rules === "object" && rules.return_points) this.returnPoints = rules.return_points;
@@ -47,7 +47,7 @@ export class GameScreen {
     }
     const connect = opts.connect || ((handlers) => new LiveSocket(`ws/table/${encodeURIComponent(gameId)}`, handlers));
     this.sock = connect({
-      hello: () => ({ type: "hello", last_version: this.version, spectate: false }),
+      hello: () => ({ type: "hello", last_version: this.version, spectate: false, ...(opts.watch ? { watch: opts.watch } : {}) }),
       onMessage: (m) => this.message(m),
       onStatus: (s) => {
         this.status = s;
@@ -83,6 +83,15 @@ export class GameScreen {
 
   message(m) {
     switch (m.type) {
+      case "batch":
+        for (const x of m.messages || []) this.message(x);
+        break;
+      case "timeline_lost":
+        // The record lost what we showed after its version (docs/protocol.md): the
+        // welcome and view that follow are the game as saved.
+        this.version = null;
+        this.flash(t("table.timeline_lost"));
+        break;
       case "welcome":
         this.mySeat = m.seat;
         this.players = m.players || [];
@@ -133,7 +142,9 @@ export class GameScreen {
 
   event(ev) {
     this.logEvent(ev);
-    if (ev.type === "agari" || ev.type === "ryuukyoku") {
+    if (ev.type === "discard") {
+      this.showDiscard(ev);
+    } else if (ev.type === "agari" || ev.type === "ryuukyoku") {
       this.overlay = { kind: "result", data: ev };
     } else if (ev.type === "round_start") {
       this.overlay = null;
@@ -145,6 +156,34 @@ export class GameScreen {
     } else if (ev.type === "game_start" && ev.rules && ev.rules.return_points) {
       this.returnPoints = ev.rules.return_points;
     }
+  }
+
+  /**
+   * A discard shows at once: the view that follows it comes only when the call window
+   * closes (docs/protocol.md), so the tile moves to the river here, and nobody's
+   * actions stay on screen meanwhile.
+   */
+  showDiscard(ev) {
+    const v = this.view;
+    const p = v && v.players && v.players.find((x) => x.seat === ev.seat);
+    if (!p || v.phase !== "play") return;
+    p.river = [...(p.river || []), { tile: ev.tile, tsumogiri: !!ev.tsumogiri, riichi: !!ev.riichi, called: false }];
+    p.hand_count = Math.max(0, (p.hand_count || 0) - 1);
+    if (p.hand) {
+      let hand = [...p.hand];
+      if (!(ev.tsumogiri && p.drawn)) {
+        const i = hand.indexOf(ev.tile);
+        if (i >= 0) hand.splice(i, 1);
+        if (p.drawn) hand.push(p.drawn);
+      }
+      p.hand = sortTiles(hand);
+      p.drawn = null;
+    }
+    v.last_discard = { seat: ev.seat, tile: ev.tile };
+    v.legal_actions = [];
+    v.waiting_on = [];
+    this.mode = null;
+    this.render();
   }
 
   /** Public moves worth following (calls, kans, riichi, new dora, round ends), newest last. */

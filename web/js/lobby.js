@@ -197,9 +197,20 @@ export class LobbyScreen {
       if (host) ctl.append(button(t("lobby.start"), "start", () => this.act(() => api.start(this.code)), "primary"));
       else if (member) ctl.append(el("p", "hint", t("lobby.waiting_host")));
     } else if (l.status === "playing" && l.game) {
-      const a = el("a", "button", "▶");
-      a.href = `#/game/${l.game.id}`;
+      // Players go to their seat; anyone else holding the lobby's code may watch.
+      const a = el("a", "button", member ? "▶" : t("lobby.watch"));
+      const watchRoute = (l.game.watch_path || "").replace(/^\/?#/, "");
+      a.href = member || !watchRoute ? `#/game/${l.game.id}` : `#${watchRoute}`;
+      a.dataset.testid = "watch";
       ctl.append(a);
+      if (l.game.watch_path) {
+        const watch = el("input", "invite-link");
+        watch.readOnly = true;
+        watch.value = appUrl(watchRoute);
+        watch.dataset.testid = "watch-link";
+        watch.title = t("lobby.watch_link");
+        ctl.append(el("p", "hint", t("lobby.watch_link")), watch);
+      }
     }
     if (this.error) {
       const e = el("p", "error", t("common.error", { message: this.error }));

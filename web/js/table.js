@@ -69,7 +69,11 @@ function plateEl(ctx, player) {
   const plate = el("div", `plate plate-${rel}`);
   plate.dataset.seat = player.seat;
   if (view.turn === player.seat) plate.classList.add("turn");
-  if ((view.waiting_on || []).includes(player.seat)) plate.classList.add("waiting");
+  // waiting_on names only this screen's own seat (when it must act): who may call a
+  // discard is not told. Outside a call window the seat in turn is the one deciding.
+  const deciding = (view.waiting_on || []).includes(player.seat)
+    || (view.phase === "play" && view.last_discard == null && view.turn === player.seat);
+  if (deciding) plate.classList.add("waiting");
   const top = el("div", "plate-top");
   top.append(el("span", "plate-wind", t(`wind_short.${player.wind}`)));
   top.append(el("span", "plate-score", String(player.score)));

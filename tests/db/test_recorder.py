@@ -1,0 +1,98 @@
+"""The recorder: many tables' steps per transaction, each step committed whole or not at all."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from sqlalchemy import func, select
+
+from server.db.models import Game, GameEvent, Hand
+from server.db.recorder import Recorder
+from server.db.session import Database
+from server.tables.sink import HandRow, RecordRow, SeatResult, SinkError, StepWrite
+
+
+def _games(db: Database, n: int) -> list[int]:
+    with db.session() as s:
+        games = [Game(rules={}, seed="00", first_dealer=0, dice=[1, 1]) for _ in range(n)]
+        s.add_all(games)
+        s.flush()
+        return [g.id for g in games]
+
+
+def _step(version: int) -> StepWrite:
+    return StepWrite(rows=[RecordRow(version, "event", "discard", {"tile": "1m"}, None)])
+
+
+async def test_steps_of_many_tables_share_transactions(db_url: str) -> None:
+    db = Database(db_url)
+    rec = Recorder(db)
+    rec.start()
+    try:
+        ids = _games(db, 20)
+
+        # 20 tables, 10 steps each, every table waiting for its commit before its next.
+        async def table(gid: int) -> None:
+            for v in range(1, 11):
+                await rec.write(gid, _step(v))
+
+        await asyncio.gather(*(table(g) for g in ids))
+        assert rec.steps == 200
+        assert rec.commits < rec.steps / 2, (rec.commits, rec.steps)
+        with db.session() as s:
+            for gid in ids:
+                versions = s.scalars(
+                    select(GameEvent.version).where(GameEvent.game_id == gid).order_by(GameEvent.id)
+                ).all()
+                assert versions == list(range(1, 11))
+    finally:
+        await rec.close()
+        db.dispose()
+
+
+async def test_a_bad_step_fails_alone_and_whole(db_url: str) -> None:
+    db = Database(db_url)
+    rec = Recorder(db, retry_seconds=0.5)
+    rec.start()
+    try:
+        good, bad = _games(db, 2)
+        hand = HandRow(0, 0, 0, 0, "ryuukyoku", {}, [0, 0, 0, 0], [25000] * 4)
+        # The same version twice in one game: refused by the database (0002).
+        broken = StepWrite(
+            rows=[
+                RecordRow(1, "event", "discard", {}, None),
+                RecordRow(1, "event", "discard", {}, None),
+            ],
+            hands=[hand],
+        )
+        ok = StepWrite(rows=[RecordRow(1, "event", "discard", {}, None)], hands=[hand])
+        ok.finish = ([SeatResult(s, 25000, s + 1, 0.0) for s in range(4)], "finished")
+        results = await asyncio.gather(
+            rec.write(bad, broken), rec.write(good, ok), return_exceptions=True
+        )
+        assert isinstance(results[0], SinkError) and results[1] is None
+        with db.session() as s:
+            # Nothing of the bad step: not its rows, not its hand.
+            for gid, rows, hands in ((bad, 0, 0), (good, 1, 1)):
+                n = s.scalar(select(func.count()).where(GameEvent.game_id == gid))
+                h = s.scalar(select(func.count()).select_from(Hand).where(Hand.game_id == gid))
+                assert (n, h) == (rows, hands)
+            finished = s.get(Game, good)
+            assert finished is not None and finished.status == "finished"
+    finally:
+        await rec.close()
+        db.dispose()
+
+
+async def test_writes_after_close_fail(sqlite_url: str) -> None:
+    from server.db import migrate
+
+    migrate.upgrade(sqlite_url)
+    db = Database(sqlite_url)
+    rec = Recorder(db)
+    rec.start()
+    await rec.close()
+    with pytest.raises(SinkError):
+        await rec.write(1, _step(1))
+    db.dispose()

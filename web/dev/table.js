@@ -1,0 +1,44 @@
+// The mock table page (table.html): the real table screen on a fake socket.
+// /dev/table.html?case=discard|call|riichi&overlay=agari|draw|final&lang=en|ja|zh
+// &echo=1 (a discard is answered by its event alone). Messages the page sends are
+// logged as "send {json}" on the console (the browser tests read them).
+import { initI18n, setLang } from "../js/i18n.js";
+import { GameScreen } from "../js/game.js";
+import { views, players, results, logEvents } from "./mock.js";
+const q = new URLSearchParams(location.search);
+await initI18n();
+if (q.get("lang")) await setLang(q.get("lang"), false);
+const view = views[q.get("case") || "discard"];
+const ov = q.get("overlay");
+const connect = (h) => {
+  setTimeout(() => {
+    h.onStatus("open");
+    h.onMessage({ type: "welcome", game_id: 0, seat: 0, version: 10, mode: "resync", players });
+    logEvents.forEach((event, i) => h.onMessage({ type: "event", version: 6 + i, event }));
+    h.onMessage({ type: "view", version: 10, view, timer: { seat: 0, think_ms: 5000, bank_ms: 20000 } });
+    if (q.get("gap")) {
+      // Two events after a missed one: the page should ask for one resync.
+      h.onMessage({ type: "event", version: 12 });
+      h.onMessage({ type: "event", version: 13 });
+    }
+    if (ov === "final") h.onMessage({ type: "game_over", game_id: 0, results: results.final });
+    else if (ov) {
+      h.onMessage({ type: "event", version: 11, event: results[ov] });
+      h.onMessage({ type: "view", version: 11, view: { ...view, phase: "round_end", legal_actions: [] }, timer: null });
+    }
+  });
+  return {
+    send: (m) => {
+      console.log("send " + JSON.stringify(m));
+      if (q.get("echo") && m.type === "action" && m.action.type === "discard") {
+        // As the server does while a call window is open: the discard event alone.
+        const d = view.players[0].drawn;
+        const event = { type: "discard", seat: 0, tile: m.action.tile, tsumogiri: m.action.tile === d, riichi: false };
+        setTimeout(() => h.onMessage({ type: "batch", messages: [{ type: "event", version: 11, event }] }));
+      }
+      return true;
+    },
+    close: () => {},
+  };
+};
+window.mockScreen = new GameScreen(document.getElementById("app"), "mock", { connect, returnPoints: 30000 });
