@@ -151,6 +151,9 @@ async def test_metrics_count_tables_sockets_actions_latency_and_db_writes(
     try:
         acted = await player.play(max_actions=6)
         assert acted == 6
+        # the sixth action is counted once its step is committed and sent: its view
+        while (await player.recv(20.0))["type"] != "view":
+            pass
         with_socket = _samples(client.get("/metrics").text)
     finally:
         await player.close()
