@@ -99,6 +99,9 @@ class Settings(BaseSettings):
     lobby_rate_per_minute: int = 10
     # Renames per player and per client address per minute.
     rename_rate_per_minute: int = 10
+    # Sign-in attempts (and password checks) per client address and per username per
+    # minute: password guessing gets this many tries a minute, however many addresses.
+    login_rate_per_minute: int = 10
     # Log imports running at once per player (each replays a whole game).
     imports_per_player: int = 1
     # WebSockets: seconds to say hello before the socket is closed, and at most this

@@ -14,7 +14,18 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from server.api import games, health, history, lobbies, memory, players, score, ws
+from server.api import (
+    accounts,
+    games,
+    health,
+    history,
+    lobbies,
+    memory,
+    players,
+    score,
+    stats,
+    ws,
+)
 from server.api.context import ServerContext, with_watch_path
 from server.api.edge import (
     BodyLimit,
@@ -168,6 +179,7 @@ def create_app(
             guest_limiter=WindowLimiter(settings.guest_rate_per_minute, 60.0),
             lobby_limiter=WindowLimiter(settings.lobby_rate_per_minute, 60.0),
             rename_limiter=WindowLimiter(settings.rename_rate_per_minute, 60.0),
+            login_limiter=WindowLimiter(settings.login_rate_per_minute, 60.0),
         )
         attach(metrics, ctx)
         await resume_games(db, tables, live)
@@ -214,6 +226,8 @@ def create_app(
     install_error_handlers(app)
 
     app.include_router(players.router)
+    app.include_router(accounts.router)
+    app.include_router(stats.router)
     app.include_router(lobbies.router)
     app.include_router(games.router)
     app.include_router(score.router)

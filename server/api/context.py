@@ -14,7 +14,8 @@ from sqlalchemy.orm import Session
 from server.api.auth import COOKIE_NAME, bearer_token, token_hash, watch_key, watch_key_ok
 from server.api.hub import LobbyHub
 from server.api.ratelimit import WindowLimiter
-from server.db import games, lobbies
+from server.api.revocation import SocketRegistry
+from server.db import accounts, games
 from server.db.models import Player
 from server.db.recorder import Recorder
 from server.db.session import Database
@@ -35,6 +36,10 @@ class ServerContext:
     guest_limiter: WindowLimiter
     lobby_limiter: WindowLimiter
     rename_limiter: WindowLimiter
+    # Sign-in attempts (and password checks) per address and per username.
+    login_limiter: WindowLimiter = field(default_factory=lambda: WindowLimiter(10, 60.0))
+    # Open WebSockets by the credential (token hash) they were opened with.
+    credential_sockets: SocketRegistry = field(default_factory=SocketRegistry)
     # Log imports running now, per player.
     imports: dict[int, int] = field(default_factory=dict)
     # Open WebSockets per client address.
@@ -71,11 +76,20 @@ def request_token(request: Request) -> str | None:
     return bearer_token(request.headers.get("authorization")) or request.cookies.get(COOKIE_NAME)
 
 
-async def lookup_player(ctx: ServerContext, token: str | None) -> Player | None:
+async def lookup_credential(
+    ctx: ServerContext, token: str | None
+) -> tuple[accounts.Credential, str] | None:
+    """The identity a token stands for and the token's hash (the credential's key)."""
     if not token or len(token) > 200:
         return None
     h = token_hash(ctx.settings.secret, token)
-    return await ctx.run_db(lambda s: lobbies.player_by_token_hash(s, h))
+    found = await ctx.run_db(lambda s: accounts.by_token_hash(s, h))
+    return (found, h) if found is not None else None
+
+
+async def lookup_player(ctx: ServerContext, token: str | None) -> Player | None:
+    found = await lookup_credential(ctx, token)
+    return found[0].player if found is not None else None
 
 
 async def current_player(request: Request, ctx: Ctx) -> Player:

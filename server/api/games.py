@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
+from sqlalchemy.orm import Session
 
 from server.api.context import Ctx, OptionalPlayer, api_error, may_watch
 from server.api.schemas import MAX_ID, GameId, Limit, Offset
-from server.db import games
+from server.db import games, stats
 
 router = APIRouter(prefix="/api", tags=["games"])
 
@@ -22,8 +23,18 @@ async def list_games(
     limit: Limit = 20,
     offset: Offset = 0,
 ) -> dict[str, Any]:
-    """Finished games, newest first."""
-    rows, total = await ctx.run_db(lambda s: games.list_games(s, player, limit, offset))
+    """Finished games, newest first. With ``player``, each game carries that player's
+    stats line (``stats``: rank, rounds, wins, deal-ins, riichi, calls, yakuman)."""
+
+    def work(s: Session) -> tuple[list[dict[str, Any]], int]:
+        rows, total = games.list_games(s, player, limit, offset)
+        if player is not None:
+            lines = stats.game_lines(s, player, [r["id"] for r in rows])
+            for r in rows:
+                r["stats"] = lines.get(r["id"])
+        return rows, total
+
+    rows, total = await ctx.run_db(work)
     return {"games": rows, "total": total}
 
 

@@ -6,9 +6,9 @@ from fastapi import APIRouter, Request, Response
 from sqlalchemy.orm import Session
 
 from server.api.auth import COOKIE_NAME, new_token, token_hash
-from server.api.context import Ctx, CurrentPlayer, check_rate, lookup_player, request_token
+from server.api.context import Ctx, CurrentPlayer, check_rate, lookup_credential, request_token
 from server.api.schemas import GuestCreate, GuestCreated, PlayerPublic
-from server.db import lobbies
+from server.db import accounts, lobbies
 from server.db.models import Player
 
 router = APIRouter(prefix="/api", tags=["players"])
@@ -58,18 +58,24 @@ async def rename(
 
 @router.post("/logout", status_code=204)
 async def logout(request: Request, response: Response, ctx: Ctx) -> None:
-    """Forget this identity here: its token stops working at once, everywhere (a guest
-    has no other credential, so logging out is for good); the cookie is cleared."""
-    player = await lookup_player(ctx, request_token(request))
-    if player is not None:
-        # The stored hash now belongs to a token nobody holds.
+    """Sign out here: this token stops working at once and the sockets opened with it
+    are closed; the cookie is cleared. An account's other devices stay signed in; a
+    guest has no other credential, so a guest's logout is for good."""
+    found = await lookup_credential(ctx, request_token(request))
+    if found is not None:
+        cred, h = found
+        pid, session_id = cred.player.id, cred.session_id
+        # A guest's stored hash now belongs to a token nobody holds.
         dead = token_hash(ctx.settings.secret, new_token())
-        pid = player.id
 
         def revoke(s: Session) -> None:
+            if session_id is not None:
+                accounts.revoke(s, pid, [session_id])
+                return
             p = s.get(Player, pid)
             if p is not None:
                 p.token_hash = dead
 
         await ctx.run_db(revoke)
+        ctx.credential_sockets.close([h])
     response.delete_cookie(COOKIE_NAME)

@@ -18,7 +18,7 @@ from pydantic import ValidationError
 from sqlalchemy.orm import Session
 
 from server.api.auth import COOKIE_NAME, COOKIE_ORIGIN_REFUSED, bearer_token, cookie_origin_ok
-from server.api.context import ServerContext, lookup_player, may_watch, with_watch_path
+from server.api.context import ServerContext, lookup_credential, may_watch, with_watch_path
 from server.api.ratelimit import TokenBucket
 from server.api.schemas import (
     LOBBY_CODE,
@@ -161,6 +161,12 @@ class _Session:
         self.registry = registry
         s = ctx.settings
         self.bucket = TokenBucket(s.ws_rate_per_second, s.ws_rate_burst)
+        # The token hash this socket signed in with: revoking it closes the socket.
+        self.credential: str | None = None
+
+    def release(self) -> None:
+        if self.credential is not None:
+            self.ctx.credential_sockets.discard(self.credential, self.conn)
 
     async def next_message(self) -> WsMessage:
         """The next valid message; errors for bad frames are sent here and skipped."""
@@ -205,12 +211,14 @@ class _Session:
                 return False, None
         if not token:
             return True, None
-        player = await lookup_player(self.ctx, token)
-        if player is None:
+        found = await lookup_credential(self.ctx, token)
+        if found is None:
             self.conn.send(error_frame("auth_failed", "unknown or invalid token", hello.ref))
             self.conn.close(4401)
             return False, None
-        return True, player
+        self.credential = found[1]
+        self.ctx.credential_sockets.add(found[1], self.conn)
+        return True, found[0].player
 
 
 def _ctx(ws: WebSocket) -> ServerContext:
@@ -292,6 +300,8 @@ async def _table_socket(ctx: ServerContext, ws: WebSocket, game_id: int) -> None
         table.post(Connect(conn, hello.last_version))
         while True:
             msg = await session.next_message()
+            if conn.closed:  # its credential was revoked: nothing more is taken from it
+                break
             if isinstance(msg, ActionMsg):
                 if conn.seat is None:
                     conn.send(error_frame("not_seated", "spectators cannot act", msg.ref))
@@ -322,6 +332,7 @@ async def _table_socket(ctx: ServerContext, ws: WebSocket, game_id: int) -> None
     except WebSocketDisconnect:
         pass
     finally:
+        session.release()
         if table is not None:
             table.post(Disconnect(conn))
         await conn.finish()
@@ -379,6 +390,7 @@ async def _lobby_socket(ctx: ServerContext, ws: WebSocket, code: str) -> None:
     except WebSocketDisconnect:
         pass
     finally:
+        session.release()
         if subscribed:
             ctx.hub.unsubscribe(code, conn.send)
         await conn.finish()

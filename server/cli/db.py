@@ -18,6 +18,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     down = sub.add_parser("downgrade", help="downgrade the schema (default: drop everything)")
     down.add_argument("revision", nargs="?", default="base")
     sub.add_parser("current", help="print the current revision")
+    sub.add_parser(
+        "backfill-stats",
+        help="write the stats summaries of finished games that have none (serve does it too)",
+    )
     b = sub.add_parser(
         "backup",
         help="copy a SQLite database to FILE while the server runs (PostgreSQL: pg_dump)",
@@ -53,6 +57,11 @@ def run(args: argparse.Namespace) -> int:
     except ProjectRootError as exc:
         print(f"jantaku db: {exc}", file=sys.stderr)
         return 2
+    if args.db_command == "backfill-stats":
+        from server.cli.serve import backfill_stats
+
+        print(f"{backfill_stats(url)} stats summaries written")
+        return 0
     if args.db_command == "upgrade":
         migrate.upgrade(url, args.revision)
     elif args.db_command == "downgrade":

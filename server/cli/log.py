@@ -45,6 +45,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         ),
     )
     i.add_argument("files", nargs="+", metavar="FILE")
+    vs = sub.add_parser(
+        "verify-seed",
+        help="check a finished game's seed against its commitment and re-derive every wall",
+        description=(
+            "Check that SHA-256 of a finished game's seed is the commitment its players were "
+            "shown, derive every round's wall from the seed (docs/players.md) and compare the "
+            "tiles dealt and drawn with the record, then replay the recorded actions and "
+            "compare every event. The game comes from the server's database, or with --json "
+            "from a file holding GET /api/games/{id}. Exit status 0 only when all match."
+        ),
+    )
+    vs.add_argument("game_id", type=int, metavar="ID")
+    vs.add_argument(
+        "--commitment", metavar="HEX", help="the commitment you were shown (default: the game's)"
+    )
+    vs.add_argument("--json", metavar="FILE", help="the game as GET /api/games/{id} returned it")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -54,6 +70,8 @@ def run(args: argparse.Namespace) -> int:
         return export_game(args.game_id, args.format, args.output)
     if args.log_command == "import":
         return import_files(args.files)
+    if args.log_command == "verify-seed":
+        return verify_seed(args.game_id, args.commitment, args.json)
     raise AssertionError(f"unknown log command {args.log_command!r}")  # argparse prevents this
 
 
@@ -171,3 +189,47 @@ def import_files(files: list[str]) -> int:
     finally:
         db.dispose()
     return 1 if failed else 0
+
+
+def verify_seed(game_id: int, expected: str | None, json_file: str | None) -> int:
+    """``jantaku log verify-seed``: the commitment, every round's wall, the replay."""
+    import json
+
+    from server.db.games import game_detail
+    from server.tables.fairness import verify_game
+
+    if json_file is not None:
+        try:
+            with open(json_file, encoding="utf-8") as f:
+                game = json.load(f)
+        except (OSError, ValueError) as exc:
+            print(f"error: {json_file}: {exc}", file=sys.stderr)
+            return 2
+        if not isinstance(game, dict) or game.get("id") != game_id:
+            print(f"error: {json_file} does not hold game {game_id}", file=sys.stderr)
+            return 2
+    else:
+        db = _database()
+        if db is None:
+            return 2
+        try:
+            found = db.run(lambda s: game_detail(s, game_id))
+        finally:
+            db.dispose()
+        if found is None:
+            print(f"error: no game {game_id}", file=sys.stderr)
+            return 1
+        game = found
+    if game.get("status") == "live":
+        print(f"error: game {game_id} is still being played: its seed is secret", file=sys.stderr)
+        return 1
+    report = verify_game(game, expected)
+    if not report.ok:
+        for problem in report.problems:
+            print(f"game {game_id}: REFUSED: {problem}")
+        return 1
+    print(
+        f"game {game_id}: seed matches commitment {game.get('seed_commitment')}; "
+        f"{report.rounds} walls derived and matched; {report.events} events replayed"
+    )
+    return 0

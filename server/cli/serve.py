@@ -30,6 +30,17 @@ def bind_warning(host: str, settings: Settings) -> str | None:
     return None
 
 
+def backfill_stats(url: str) -> int:
+    from server.db import stats
+    from server.db.session import Database
+
+    db = Database(url)
+    try:
+        return db.run(stats.backfill)
+    finally:
+        db.dispose()
+
+
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
@@ -49,6 +60,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"jantaku serve: WARNING: {warning}", file=sys.stderr)
     if not args.no_migrate:
         migrate.upgrade(settings.sqlalchemy_url)
+        # Stats summaries of games finished before summaries existed (once; then none).
+        written = backfill_stats(settings.sqlalchemy_url)
+        if written:
+            print(f"jantaku serve: {written} stats summaries backfilled", file=sys.stderr)
     # Everything imported so far lives as long as the process: keep it out of the
     # collector's passes; the app freezes what survives from then on (server/api/memory.py),
     # so the collector only ever scans what was allocated in the last second.

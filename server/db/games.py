@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -9,7 +10,9 @@ from typing import Any
 from sqlalchemy import Connection, Select, func, insert, select
 from sqlalchemy.orm import Session, selectinload
 
+from server.db import ratings, stats
 from server.db.models import Game, GameEvent, GameSeat, Hand, Lobby, LobbySeat, utcnow
+from server.records.summary import game_kind
 from server.tables.sink import HandRow, RecordRow, SeatResult
 
 
@@ -68,6 +71,14 @@ def finish_game(s: Session, game_id: int, results: Sequence[SeatResult], status:
         r = by_seat.get(gs.seat)
         if r is not None:
             gs.final_points, gs.rank, gs.score = r.points, r.rank, r.score
+    if status == "finished":
+        # The stats and ratings move with the game's end, in the same transaction.
+        stats.write_summaries(s, game)
+        ratings.rate_game(
+            s,
+            game_kind(game.rules),
+            [(gs.player_id, gs.rank) for gs in game.seats if gs.player_id and gs.rank],
+        )
     if game.lobby_id is not None:
         lobby = s.get(Lobby, game.lobby_id)
         if lobby is not None and lobby.game_id == game_id and lobby.status == "playing":
@@ -151,10 +162,21 @@ def abort_game(s: Session, game_id: int) -> None:
             lobby.status = "open"
 
 
+def seed_commitment(seed_hex: str) -> str | None:
+    """SHA-256 of the seed's bytes, hex (docs/players.md, "Provably fair walls")."""
+    if not seed_hex:  # an imported log: no seed of ours
+        return None
+    try:
+        return hashlib.sha256(bytes.fromhex(seed_hex)).hexdigest()
+    except ValueError:
+        return None
+
+
 def game_summary(g: Game) -> dict[str, Any]:
     return {
         "id": g.id,
         "status": g.status,
+        "seed_commitment": seed_commitment(g.seed),
         "rules": g.rules,
         "lobby_id": g.lobby_id,
         "first_dealer": g.first_dealer,

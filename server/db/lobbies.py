@@ -41,10 +41,6 @@ def create_player(s: Session, name: str, token_hash: str) -> Player:
     return p
 
 
-def player_by_token_hash(s: Session, token_hash: str) -> Player | None:
-    return s.scalar(select(Player).where(Player.token_hash == token_hash))
-
-
 def get_lobby(s: Session, code: str) -> Lobby:
     lobby = s.scalar(
         select(Lobby)

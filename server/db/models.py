@@ -29,15 +29,36 @@ class Base(DeclarativeBase):
 
 
 class Player(Base):
-    """A guest identity. Only an HMAC of its token is stored."""
+    """A guest identity, or an account once claimed (``username`` set). Only an HMAC of
+    the guest token is stored; an account signs in with sessions (``AccountSession``)."""
 
     __tablename__ = "players"
+    __table_args__ = (UniqueConstraint("username", name="uq_players_username"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(32))
     token_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     last_seen: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # Lower case, unique; None for a guest.
+    username: Mapped[str | None] = mapped_column(String(24), nullable=True)
+    # Argon2id (the encoded string with its parameters and salt); None for a guest.
+    password_hash: Mapped[str | None] = mapped_column(String(256), nullable=True)
+    deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class AccountSession(Base):
+    """One signed-in device of an account: only an HMAC of its token is stored."""
+
+    __tablename__ = "account_sessions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    last_seen: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # What the device said it was (User-Agent, cut short), to tell sessions apart.
+    agent: Mapped[str] = mapped_column(String(120), default="")
 
 
 class Lobby(Base):
@@ -160,3 +181,43 @@ class GameEvent(Base):
     type: Mapped[str] = mapped_column(String(32))
     data: Mapped[dict[str, Any]] = mapped_column(JSON)
     seats: Mapped[list[Any] | None] = mapped_column(JSON, nullable=True)  # None = public
+
+
+class PlayerGameStats(Base):
+    """One player's figures from one finished game, written at the game's end
+    (docs/players.md): the stats pages add these up instead of replaying games."""
+
+    __tablename__ = "player_game_stats"
+    __table_args__ = (Index("ix_player_game_stats_player_kind", "player_id", "kind"),)
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    kind: Mapped[str] = mapped_column(String(16))  # "riichi", "sanma", "nanchang"
+    seats: Mapped[int] = mapped_column(Integer)  # players at the table
+    rank: Mapped[int] = mapped_column(Integer)
+    points: Mapped[int] = mapped_column(Integer)
+    score: Mapped[float] = mapped_column(Float)
+    rounds: Mapped[int] = mapped_column(Integer)
+    wins: Mapped[int] = mapped_column(Integer)
+    tsumo: Mapped[int] = mapped_column(Integer)
+    deal_ins: Mapped[int] = mapped_column(Integer)
+    riichi: Mapped[int] = mapped_column(Integer)
+    calls: Mapped[int] = mapped_column(Integer)  # rounds with at least one open call
+    win_points: Mapped[int] = mapped_column(Integer)
+    deal_in_points: Mapped[int] = mapped_column(Integer)
+    yakuman: Mapped[list[Any]] = mapped_column(JSON)
+    ended_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class Rating(Base):
+    """A player's rating for one game on this server (openskill Plackett-Luce)."""
+
+    __tablename__ = "ratings"
+
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -111,6 +112,7 @@ class TableManager:
             sink=self.sink,
             bot_factory=self.bot_factory,
             seed=int.from_bytes(seed[:4], "big"),
+            seed_commitment=hashlib.sha256(seed).hexdigest(),
             on_finished=self._finished,
             on_broken=self._broken,
             clock=self.clock,

@@ -90,6 +90,7 @@ class Table:
         sink: TableSink,
         bot_factory: BotFactory,
         seed: int = 0,
+        seed_commitment: str | None = None,
         on_finished: Callable[[Table], None] | None = None,
         on_broken: Callable[[Table], None] | None = None,
         clock: Clock | None = None,
@@ -104,6 +105,8 @@ class Table:
         self.sink = sink
         self.bot_factory = bot_factory
         self.bot_seed = seed
+        # SHA-256 of the game's seed, told to every connection before anything else.
+        self.seed_commitment = seed_commitment
         self.on_finished = on_finished
         self.on_broken = on_broken
         self.clock: Clock = clock or LoopClock()
@@ -351,6 +354,7 @@ class Table:
                     "version": self.version,
                     "mode": "replay" if replay else "resync",
                     "players": self._players(),
+                    "seed_commitment": self.seed_commitment,
                 }
             ),
         )

@@ -8,7 +8,18 @@ from sqlalchemy import create_engine, inspect
 from server.db import migrate
 from server.db.models import Base
 
-TABLES = {"players", "lobbies", "lobby_seats", "games", "game_seats", "hands", "game_events"}
+TABLES = {
+    "players",
+    "lobbies",
+    "lobby_seats",
+    "games",
+    "game_seats",
+    "hands",
+    "game_events",
+    "account_sessions",
+    "player_game_stats",
+    "ratings",
+}
 
 
 def _tables(url: str) -> set[str]:
@@ -140,7 +151,7 @@ def _check_event_versions_unique(url: str) -> None:
     # 0003 goes down to 0002 and up again.
     migrate.downgrade(url, "0002")
     assert migrate.current(url) == "0002"
-    migrate.upgrade(url)
+    migrate.upgrade(url, "0003")
     assert migrate.current(url) == "0003"
 
 
