@@ -121,7 +121,9 @@ def _check_riichi_walls(
             return tile_str(tile_of_id(w.tiles[pos], red))
 
         if list(start["dice"]) != list(wall.dice):
-            report.problems.append(f"{label}: dice {start['dice']}, the seed gives {wall.dice}")
+            report.problems.append(
+                f"{label}: the dice {start['dice']} are not the seed's {list(wall.dice)}"
+            )
             continue
         if start["dora_indicators"][:1] != [at(layout.dora_pos[0])]:
             report.problems.append(f"{label}: the dora indicator is not the wall's")
