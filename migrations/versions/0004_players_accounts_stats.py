@@ -64,6 +64,7 @@ def upgrade() -> None:
         sa.Column("win_points", sa.Integer(), nullable=False),
         sa.Column("deal_in_points", sa.Integer(), nullable=False),
         sa.Column("yakuman", sa.JSON(), nullable=False),
+        sa.Column("yakuman_count", sa.Integer(), nullable=False),
         sa.Column("ended_at", sa.DateTime(timezone=True), nullable=False),
         sa.ForeignKeyConstraint(["game_id"], ["games.id"]),
         sa.ForeignKeyConstraint(["player_id"], ["players.id"]),

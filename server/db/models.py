@@ -207,6 +207,8 @@ class PlayerGameStats(Base):
     win_points: Mapped[int] = mapped_column(Integer)
     deal_in_points: Mapped[int] = mapped_column(Integer)
     yakuman: Mapped[list[Any]] = mapped_column(JSON)
+    # len(yakuman): the stats page reads the lists of the few games that have one.
+    yakuman_count: Mapped[int] = mapped_column(Integer, default=0)
     ended_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 

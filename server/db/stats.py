@@ -53,6 +53,7 @@ def write_summaries(s: Session, game: Game) -> int:
                 win_points=f.win_points,
                 deal_in_points=f.deal_in_points,
                 yakuman=f.yakuman,
+                yakuman_count=len(f.yakuman),
                 ended_at=game.ended_at or utcnow(),
             )
         )
@@ -116,7 +117,7 @@ def player_stats(s: Session, player_id: int) -> dict[str, Any]:
     yakuman: dict[str, list[dict[str, Any]]] = {}
     for kind, gid, hands in s.execute(
         select(t.kind, t.game_id, t.yakuman)
-        .where(t.player_id == player_id, t.wins > 0)
+        .where(t.player_id == player_id, t.yakuman_count > 0)
         .order_by(t.game_id)
     ):
         for ids in hands or ():
