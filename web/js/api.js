@@ -48,6 +48,18 @@ export const api = {
   start: (code) => http("POST", `api/lobbies/${encodeURIComponent(code)}/start`),
   games: (playerId) => http("GET", `api/games?player=${playerId}&limit=20`),
   game: (id, key) => http("GET", `api/games/${encodeURIComponent(id)}${key ? `?key=${encodeURIComponent(key)}` : ""}`),
+  // Accounts, stats and ratings (docs/players.md).
+  account: () => http("GET", "api/account"),
+  claim: (username, password) => http("POST", "api/account/claim", { username, password }),
+  login: (username, password) => http("POST", "api/account/login", { username, password }),
+  logout: () => http("POST", "api/logout"),
+  sessions: () => http("GET", "api/account/sessions"),
+  revokeSession: (id) => http("DELETE", `api/account/sessions/${encodeURIComponent(id)}`),
+  changePassword: (current, next) =>
+    http("POST", "api/account/password", { current_password: current, new_password: next }),
+  deleteAccount: (password) => http("POST", "api/account/delete", { password }),
+  playerStats: (id) => http("GET", `api/players/${encodeURIComponent(id)}/stats`),
+  leaderboard: (game) => http("GET", `api/leaderboard?game=${encodeURIComponent(game)}`),
 };
 
 function wsUrl(path) {

@@ -1,4 +1,5 @@
-// Entry point: hash routes (#/, #/join/CODE, #/lobby/CODE, #/game/ID[/KEY], #/history, #/replay/ID),
+// Entry point: hash routes (#/, #/join/CODE, #/lobby/CODE, #/game/ID[/KEY], #/history, #/replay/ID,
+// #/account, #/player/ID, #/leaderboard[/GAME]),
 // header, language switch.
 import { api } from "./api.js";
 import { initI18n, setLang, getLang, LANGS, t, onLangChange } from "./i18n.js";
@@ -7,6 +8,7 @@ import { LobbyScreen, joinAndOpen } from "./lobby.js";
 import { GameScreen } from "./game.js";
 import { renderHistory } from "./history.js";
 import { ReplayScreen } from "./replay.js";
+import { renderAccount, renderProfile, renderLeaderboard } from "./players.js";
 
 const app = { me: null, screen: null };
 const root = document.getElementById("app");
@@ -40,7 +42,18 @@ function header() {
   hist.className = "history-link";
   hist.dataset.testid = "history-link";
   hist.textContent = t("home.history");
-  h.append(title, hist, me, sel);
+  // Players' pages (docs/players.md): the account (claim, sign in) and the leaderboard.
+  const board = document.createElement("a");
+  board.href = "#/leaderboard";
+  board.className = "history-link";
+  board.dataset.testid = "leaderboard-link";
+  board.textContent = t("stats.leaderboard");
+  const account = document.createElement("a");
+  account.href = "#/account";
+  account.className = "history-link";
+  account.dataset.testid = "account-link";
+  account.textContent = t("account.link");
+  h.append(title, hist, board, account, me, sel);
 }
 
 async function route() {
@@ -63,6 +76,12 @@ async function route() {
       app.screen = new GameScreen(root, parts[1], { watch: parts[2] || null });
     } else if (parts[0] === "history") {
       await renderHistory(root, app, parts.slice(1));
+    } else if (parts[0] === "account") {
+      await renderAccount(root, app, () => (location.hash === "#/" ? route() : (location.hash = "#/")));
+    } else if (parts[0] === "player" && parts[1]) {
+      await renderProfile(root, app, parts[1]);
+    } else if (parts[0] === "leaderboard") {
+      await renderLeaderboard(root, app, parts[1]);
     } else if (parts[0] === "replay" && parts[1]) {
       app.screen = new ReplayScreen(root, parts[1], Number(parts[2] || 1) - 1, Number(parts[3] || 0));
     } else {

@@ -4,6 +4,7 @@ import { api, LiveSocket } from "./api.js";
 import { t, onLangChange } from "./i18n.js";
 import { renderTable, tickTimer } from "./table.js";
 import { kindOf, sortTiles } from "./tiles.js";
+import { rememberCommitment } from "./fairness.js";
 
 
 export class GameScreen {
@@ -93,6 +94,7 @@ export class GameScreen {
         this.flash(t("table.timeline_lost"));
         break;
       case "welcome":
+        rememberCommitment(this.gameId, m.seed_commitment);
         this.mySeat = m.seat;
         this.players = m.players || [];
         // "replay": the missed events follow, numbered from our last version on, so keep

@@ -116,6 +116,13 @@ function gameItem(g, imports, me) {
   const st = el("span", "standings-line", line);
   st.dataset.testid = "standings-line";
   li.append(st);
+  if (g.stats) {
+    // This player's stats line (GET /api/games?player=ID, docs/players.md).
+    const x = g.stats;
+    const line = el("span", "standings-line stats-line", s("stats_line", { rank: x.rank, rounds: x.rounds, wins: x.wins, deal_ins: x.deal_ins, riichi: x.riichi, calls: x.calls }));
+    line.dataset.testid = "stats-line";
+    li.append(line);
+  }
   const actions = el("div", "row-actions");
   const replay = el("a", "button", s("replay"));
   replay.href = `#/replay/${g.id}`;

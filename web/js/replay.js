@@ -9,6 +9,7 @@ import { tileEl, doraKinds, kindOf, sortTiles } from "./tiles.js";
 import { meldLayout } from "./melds.js";
 import { renderResult, renderFinal } from "./results.js";
 import { s, el, injectStyle } from "./history.js";
+import { checkSeed } from "./fairness.js";
 
 // Events that start a new step; the others (tsumo_turn, new_dora, riichi_accepted,
 // round_end) belong to the step before them.
@@ -149,6 +150,7 @@ export class ReplayScreen {
       if (!hands.length) throw new Error(s("no_record"));
       const meta = (g.events || []).find((e) => e.kind === "import");
       this.data = { game: g, hands, gameStart, imported: meta ? meta.data : null };
+      this.data.fair = await checkSeed(g).catch(() => ({ state: "none" }));
       this.players = g.seats.map((x) => ({ seat: x.seat, name: x.name, bot: x.bot }));
       this.go(this.hand, this.step);
     } catch (err) {
@@ -251,6 +253,14 @@ export class ReplayScreen {
     const title = el("h2", "", s("replay_title", { id: game.id }));
     head.append(title);
     if (imported) head.append(el("span", "badge", s("imported_from", { source: imported.source })));
+    const fair = this.data.fair;
+    if (fair && fair.state !== "none") {
+      // The seed against the commitment shown before the first hand (docs/players.md).
+      const badge = el("span", `badge seed-${fair.state}`, s(`seed_${fair.state}`));
+      badge.dataset.testid = "seed-check";
+      badge.title = s("seed_title", { commitment: fair.commitment });
+      head.append(badge);
+    }
     const pick = document.createElement("select");
     pick.dataset.testid = "hand-select";
     pick.setAttribute("aria-label", s("jump_hand"));
