@@ -9,6 +9,9 @@ interval (over games: a game's value is the mean of its side's two placements), 
 the time our bot takes per decision.
 
     .venv/bin/python bench/arena.py --games 400 [--ours strong] [--seed arena] [--json]
+
+A long run can be split: ``--start 200 --games 200 --out b.jsonl`` beside
+``--games 200 --out a.jsonl``, then ``--merge a.jsonl b.jsonl`` sums them up.
 """
 
 from __future__ import annotations
@@ -116,13 +119,15 @@ def run_arena(
     seed: str = "arena",
     rules_name: str = "tenhou",
     theirs_name: str = "RulebaseBot",
-    progress: Callable[[ArenaResult], None] | None = None,
+    progress: Callable[[ArenaResult, dict[str, Any]], None] | None = None,
+    start: int = 0,
 ) -> ArenaResult:
-    """Play ``games`` hanchan; ``theirs(seat)`` makes an external seat's bot."""
+    """Play hanchan ``start`` .. ``start + games - 1``; ``theirs(seat)`` makes an
+    external seat's bot. ``progress(result, game)`` follows each game."""
     rules = preset(rules_name)
     res = ArenaResult(ours, theirs_name, rules_name)
     t0 = time.perf_counter()
-    for g in range(games):
+    for g in range(start, start + games):
         wall = g // 2  # each wall twice, the sides swapped
         ours_at = (0, 2) if g % 2 == 0 else (1, 3)
         timed: list[Timed] = []
@@ -150,15 +155,47 @@ def run_arena(
         res.games += 1
         res.seats.append(list(ours_at))
         res.placements.append(ranks)
-        for t in timed:
-            res.decision_times.extend(t.times)
-        for b in external:
-            res.their_decisions += b.decisions
-            res.their_seconds += b.seconds
-            res.replaced += b.replaced
+        times = [x for t in timed for x in t.times]
+        res.decision_times.extend(times)
+        their_decisions = sum(b.decisions for b in external)
+        their_seconds = sum(b.seconds for b in external)
+        replaced = sum(b.replaced for b in external)
+        res.their_decisions += their_decisions
+        res.their_seconds += their_seconds
+        res.replaced += replaced
+        game = {
+            "game": g,
+            "ours_at": list(ours_at),
+            "ranks": ranks,
+            "times": times,
+            "their_decisions": their_decisions,
+            "their_seconds": their_seconds,
+            "replaced": replaced,
+        }
         res.seconds = time.perf_counter() - t0
         if progress is not None:
-            progress(res)
+            progress(res, game)
+    return res
+
+
+def merge(paths: Sequence[str], ours: str, theirs: str, rules: str) -> ArenaResult:
+    """One result from the per-game lines (``--out``) of several runs."""
+    res = ArenaResult(ours, theirs, rules)
+    seen: set[int] = set()
+    for path in paths:
+        for line in Path(path).read_text().splitlines():
+            g = json.loads(line)
+            if g["game"] in seen:
+                raise SystemExit(f"{path}: game {g['game']} twice")
+            seen.add(g["game"])
+            res.games += 1
+            res.seats.append(g["ours_at"])
+            res.placements.append(g["ranks"])
+            res.decision_times.extend(g["times"])
+            res.their_decisions += g["their_decisions"]
+            res.their_seconds += g["their_seconds"]
+            res.replaced += g["replaced"]
+            res.seconds += g.get("seconds", 0.0)
     return res
 
 
@@ -190,13 +227,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--rules", choices=sorted(PRESETS), default="tenhou")
     p.add_argument("--timeout", type=float, default=10.0, help="seconds per external decision")
     p.add_argument("--every", type=int, default=20, help="print the running figures this often")
+    p.add_argument("--start", type=int, default=0, help="first game's index (split a run)")
+    p.add_argument("--out", help="append one JSON line per game to this file")
+    p.add_argument("--merge", nargs="+", metavar="FILE", help="only sum up --out files")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
+    if args.merge:
+        s = merge(args.merge, args.ours, args.theirs_name, args.rules).summary()
+        print(json.dumps(s) if args.json else "", end="\n" if args.json else "")
+        if not args.json:
+            _print(s)
+        return 0
+    last = [time.perf_counter()]
 
     def theirs(seat: int) -> MjaiBot:
         return MjaiBot(SyncChannel(args.theirs, "array", args.timeout), seat, args.theirs_name)
 
-    def progress(r: ArenaResult) -> None:
+    def progress(r: ArenaResult, game: dict[str, Any]) -> None:
+        if args.out:
+            now = time.perf_counter()
+            game["seconds"] = round(now - last[0], 3)
+            last[0] = now
+            with open(args.out, "a") as f:
+                f.write(json.dumps(game) + "\n")
         if args.every and r.games % args.every == 0:
             s = r.summary()
             print(
@@ -207,7 +260,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
 
     res = run_arena(
-        args.ours, theirs, args.games, args.seed, args.rules, args.theirs_name, progress
+        args.ours,
+        theirs,
+        args.games,
+        args.seed,
+        args.rules,
+        args.theirs_name,
+        progress,
+        args.start,
     )
     s = res.summary()
     if args.json:

@@ -95,6 +95,7 @@ class MjaiFeed:
         self._start: MjaiEvent | None = None
         self.reach_sent = False  # this seat's own ``reach`` went out with its declaration
         self._riichi: set[int] = set()
+        self._paid = [0, 0, 0, 0]  # riichi sticks put down this round, by seat
 
     @property
     def actor(self) -> int:
@@ -137,6 +138,7 @@ class MjaiFeed:
             )
         elif isinstance(e, RoundStart):
             self._riichi = set()
+            self._paid = [0, 0, 0, 0]
             self.reach_sent = False
             hands = [["?"] * 13 for _ in range(4)]
             self._start = {
@@ -202,6 +204,7 @@ class MjaiFeed:
             _Writer.dora(k, {"type": "dora", "dora_marker": mjai_name(e.indicator)})
         elif isinstance(e, RiichiAccepted):
             self._riichi.add(e.seat)
+            self._paid[e.seat] += 1000
             k.append({"type": "reach_accepted", "actor": self.s(e.seat)})
         elif isinstance(e, Agari):
             ura = [mjai_name(t) for t in e.ura_indicators]
@@ -218,7 +221,9 @@ class MjaiFeed:
                 )
             k.append({"type": "end_kyoku"})
         elif isinstance(e, Ryuukyoku):
-            k.append({"type": "ryukyoku", "deltas": self._rot(e.deltas)})
+            # as the export: without the sticks reach_accepted already took
+            deltas = [d + self._paid[s] for s, d in enumerate(e.deltas)]
+            k.append({"type": "ryukyoku", "deltas": self._rot(deltas)})
             k.append({"type": "end_kyoku"})
         elif isinstance(e, GameEnd):
             k.append({"type": "end_game", "scores": self._rot(e.scores)})
