@@ -49,8 +49,8 @@ def main() -> None:
                     if any(y in ("riichi", "double_riichi") for y, _ in w.result.yaku):
                         row[names[w.from_seat]]["into_riichi"] += 1
         for f in st.final or ():
-            row[names[f["seat"]]]["points"] += f["points"]
-            row[names[f["seat"]]]["ranks"] += f["rank"]
+            row[names[f.seat]]["points"] += f.points
+            row[names[f.seat]]["ranks"] += f.rank
     took = time.perf_counter() - t0
     seats = 2 * args.games
     print(

@@ -16,12 +16,14 @@ from server.bots.defensive import DefensiveBot
 from server.bots.efficient import EfficientBot
 from server.bots.nanchang import NanchangBot, NanchangRandomBot
 from server.bots.simple import RandomBot, TsumogiriBot
+from server.bots.strong import StrongBot
 
 RIICHI_BOTS: dict[str, Callable[[int], Any]] = {
     "random": RandomBot,
     "tsumogiri": TsumogiriBot,
     "efficient": EfficientBot,
     "defensive": DefensiveBot,
+    "strong": StrongBot,
 }
 LEVELS: dict[str, dict[str, Callable[[int], Any]]] = {
     "riichi": RIICHI_BOTS,
@@ -35,7 +37,7 @@ BOTS = RIICHI_BOTS
 
 def make_bot(name: str, seed: int = 0, variant: str = "riichi") -> Any:
     """A bot by level name for a game (``riichi``: random, tsumogiri, efficient,
-    defensive; ``nanchang``: random, efficient), seeded."""
+    defensive, strong; ``nanchang``: random, efficient), seeded."""
     levels = LEVELS.get(variant)
     if levels is None:
         raise ValueError(f"no bots for the game {variant!r}")
@@ -55,6 +57,7 @@ __all__ = [
     "EfficientBot",
     "Hand",
     "RandomBot",
+    "StrongBot",
     "TsumogiriBot",
     "make_bot",
     "read_hand",

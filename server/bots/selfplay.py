@@ -213,7 +213,12 @@ def play_game(
     legal_actions, apply, observe = variant.legal, variant.apply, variant.observe
     phase = variant.phase
     decisions = 0
-    after_transition(variant.start_events(state))
+    # bots that follow the game's events (external mjai bots): each sees them all
+    watchers = [(s, b) for s, b in enumerate(bots) if hasattr(b, "see")]
+    first = variant.start_events(state)
+    for _, b in watchers:
+        b.see(first)
+    after_transition(first)
     while phase(state) != "game_end":
         step += 1
         if step > max_decisions:
@@ -221,6 +226,8 @@ def play_game(
             break
         if phase(state) == "round_end":
             events = variant.next_round(state)
+            for _, b in watchers:
+                b.see(events)
             if check_after:
                 after_transition(events)
             continue
@@ -276,6 +283,8 @@ def play_game(
             break
         decisions += 1
         chosen[id(action.type)] += 1
+        for _, b in watchers:
+            b.see(events)
         if check_after:
             after_transition(events)
     stats.decisions += decisions
@@ -341,17 +350,34 @@ def run_games(
     seed: int | str = 0,
     checks: Checks = Checks(),
     progress: Callable[[int, Stats], None] | None = None,
+    factory: Callable[[str, int, str, int], Any] | None = None,
 ) -> Stats:
-    """Play ``games`` games with bots by name (one per seat, seat order)."""
+    """Play ``games`` games with bots by name (one per seat, seat order).
+
+    ``factory(name, seed, game, seat)`` makes a seat's bot (default ``make_bot``); a
+    bot with a ``close`` method is closed after its game."""
     variant = variant_of_options(rules)
     if len(names) != variant.seats:
         raise ValueError(f"{variant.seats} bots are needed, one per seat")
     total = Stats()
     for g in range(games):
-        bots = [make_bot(n, bot_seed(seed, g, s), variant.key) for s, n in enumerate(names)]
-        _, st = play_game(
-            rules, game_seed(seed, g), bots, checks, check_rng=random.Random(bot_seed(seed, g, 9))
-        )
+        if factory is None:
+            bots = [make_bot(n, bot_seed(seed, g, s), variant.key) for s, n in enumerate(names)]
+        else:
+            bots = [factory(n, bot_seed(seed, g, s), variant.key, s) for s, n in enumerate(names)]
+        try:
+            _, st = play_game(
+                rules,
+                game_seed(seed, g),
+                bots,
+                checks,
+                check_rng=random.Random(bot_seed(seed, g, 9)),
+            )
+        finally:
+            for b in bots:
+                close = getattr(b, "close", None)
+                if close is not None:
+                    close()
         total.add(st)
         if progress is not None:
             progress(g, total)

@@ -15,6 +15,7 @@ from server.bots import LEVELS
 from server.bots.selfplay import Checks, Stats, parse_bots, run_games
 from server.engine import VARIANTS, resolve_rules
 from server.engine.riichi.rules import LENGTHS
+from server.external.registry import make_seat_bot, parse_spec
 
 PRESETS = {name: v for v in VARIANTS.values() for name in v.presets}
 
@@ -30,7 +31,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=(
             "bot per seat, comma-separated, from the game's levels ("
             + "; ".join(f"{k}: {', '.join(v)}" for k, v in LEVELS.items())
-            + ") (default: efficient,efficient,random,random; for three seats the first three)"
+            + "; or an external mjai bot: mjai:CMD (mjai.app's form), mjai-lines:CMD"
+            + " (Mortal's)) (default: efficient,efficient,random,random; for three seats"
+            + " the first three)"
         ),
     )
     parser.add_argument(
@@ -53,6 +56,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
             " action on a clone at 10%% of decisions, replay; invariants: check_invariants"
             " only; none: just play"
         ),
+    )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=5.0,
+        help="seconds an external bot (mjai:CMD) has for each decision (default 5)",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
@@ -95,7 +104,10 @@ def run(args: argparse.Namespace) -> int:
         variant = PRESETS[args.rules]
         names = parse_bots(args.bots or ",".join(DEFAULT_BOTS[: variant.seats]), variant.seats)
         levels = LEVELS[variant.key]
-        unknown = [n for n in names if n not in levels]
+        external = [n for n in names if parse_spec(n) is not None]
+        if external and variant.key != "riichi":
+            raise ValueError("external mjai bots play the four-player game only")
+        unknown = [n for n in names if n not in levels and n not in external]
         if unknown:
             raise ValueError(f"unknown bot {unknown[0]!r}; choose from {', '.join(levels)}")
         if args.games < 1:
@@ -109,7 +121,14 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"jantaku simulate: {exc}", file=sys.stderr)
         return 2
-    stats = run_games(rules, names, args.games, args.seed, _checks(args.checks))
+    stats = run_games(
+        rules,
+        names,
+        args.games,
+        args.seed,
+        _checks(args.checks),
+        factory=lambda n, seed, v, seat: make_seat_bot(n, seed, v, seat, timeout=args.timeout),
+    )
     if args.json:
         out = {
             "bots": names,

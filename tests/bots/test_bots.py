@@ -91,12 +91,12 @@ def act(t: ActionType, seat: int = 0, tile: str | None = None, tiles: str = "") 
 
 
 def test_make_bot_by_name() -> None:
-    assert set(BOTS) == {"random", "tsumogiri", "efficient", "defensive"}
+    assert set(BOTS) == {"random", "tsumogiri", "efficient", "defensive", "strong"}
     assert isinstance(make_bot("random", 1), RandomBot)
     assert isinstance(make_bot("tsumogiri"), TsumogiriBot)
     assert isinstance(make_bot("efficient", 3), EfficientBot)
-    with pytest.raises(ValueError, match="unknown bot 'strong'"):
-        make_bot("strong", 1)
+    with pytest.raises(ValueError, match="unknown bot 'mortal'"):
+        make_bot("mortal", 1)
 
 
 def test_bots_refuse_an_empty_decision() -> None:
