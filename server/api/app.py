@@ -14,7 +14,7 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from server.api import games, health, history, lobbies, memory, players, score, ws
+from server.api import games, health, history, lobbies, memory, players, score, variants, ws
 from server.api.context import ServerContext, with_watch_path
 from server.api.edge import (
     BodyLimit,
@@ -215,6 +215,7 @@ def create_app(
 
     app.include_router(players.router)
     app.include_router(lobbies.router)
+    app.include_router(variants.router)
     app.include_router(games.router)
     app.include_router(score.router)
     app.include_router(history.router)
