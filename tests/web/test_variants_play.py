@@ -5,6 +5,7 @@ marked on every tile, the Nanchang result card's scoring elements and the final 
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,18 @@ def _last_view(frames: list[dict[str, Any]]) -> dict[str, Any]:
 def _is_final(page: Any) -> bool:
     st = table_state(page)
     return bool(st and st["overlay"] == "final")
+
+
+def _open_replay(page: Any, base: str, game_id: int) -> None:
+    """The finished game in the replay viewer, at the last step of its first hand."""
+    deadline = time.monotonic() + 15
+    while page.request.get(f"{base}/api/games/{game_id}").json()["status"] != "finished":
+        assert time.monotonic() < deadline, "the game was not recorded as finished"
+        time.sleep(0.1)
+    page.goto(f"{base}/#/replay/{game_id}")
+    page.get_by_test_id("replay").wait_for()
+    page.keyboard.press("End")
+    page.get_by_test_id("replay-result").wait_for()
 
 
 def _fits(page: Any, size: dict[str, int]) -> None:
@@ -119,6 +132,25 @@ def test_sanma_lobby_to_final_standings(
     for i, f in enumerate(final):
         cells = rows.nth(i).locator("td").all_inner_texts()
         assert cells[0] == str(f["rank"]) and cells[2] == str(f["points"])
+
+    # History and the replay viewer: three seats, the norths set aside in the record.
+    page.get_by_test_id("home-link").click()
+    page.get_by_test_id("history").locator("li").first.wait_for()
+    assert "Tenhou sanma" in page.get_by_test_id("history").inner_text()
+    _open_replay(page, app_server.url, welcome["game_id"])
+    assert page.locator(".replay-seat").count() == 3
+    assert page.get_by_test_id("export-tenhou6").count() == 1
+    hands = page.get_by_test_id("hand-select").locator("option").count()
+    shown = 0
+    for h in range(hands):
+        page.get_by_test_id("hand-select").select_option(str(h))
+        # Keys in the picker are the picker's: the viewer's keys work off it.
+        page.evaluate("document.activeElement.blur()")
+        page.keyboard.press("End")
+        # A hand's last step is its result, the last hand's the final standings.
+        page.locator("[data-testid=replay-result], [data-testid=replay-final]").wait_for()
+        shown += page.locator(".replay-seat [data-testid=nuki] .tile").count()
+    assert shown >= 1  # the hands' last steps show the norths set aside
     assert me.errors == []
     me.context.close()
 
@@ -199,8 +231,40 @@ def test_nanchang_game_to_the_final_ledger_on_a_phone(
         points = f["points"]
         assert cells[0] == str(f["rank"])
         assert cells[2] == (f"+{points}" if points > 0 else str(points))
+
+    # The replay viewer: four seats, jokers badged, the first hand's card with its
+    # elements, and only our own record to download (no Tenhou or mjai format).
+    welcome = next(f for f in me.frames if f.get("type") == "welcome")
+    _open_replay(page, app_server.url, welcome["game_id"])
+    assert page.locator(".replay-seat").count() == 4
+    assert page.get_by_test_id("export-tenhou6").count() == 0
+    assert page.get_by_test_id("export-mjai").count() == 0
+    assert page.get_by_test_id("export-jantaku").count() == 1
+    assert EN["history.own_record_only"] in page.get_by_test_id("replay").inner_text()
+    badged = page.locator(".replay .tile.joker").evaluate_all(
+        "(ts) => ts.map((t) => t.dataset.tile)"
+    )
+    record = page.request.get(f"{app_server.url}/api/games/{welcome['game_id']}").json()
+    assert set(badged) <= first_jokers(record["events"])
+    first = record["hands"][0]["result"]["result"]
+    # The turned-up tile is the 正精 itself.
+    assert page.locator(".replay-info .tile.joker-zheng").count() == 1
+    card = page.get_by_test_id("replay-result")
+    assert card.locator("[data-testid=deltas] tr").count() == 5
+    if first["win"]:
+        ids = card.locator("[data-testid=element-list] li").evaluate_all(
+            "(ls) => ls.map((l) => l.dataset.element)"
+        )
+        sc = first["win"]["score"]
+        assert ids == [e["id"] for e in sc["elements"] + sc["payer_elements"]]
     assert me.errors == []
     me.context.close()
+
+
+def first_jokers(rows: list[dict[str, Any]]) -> frozenset[str]:
+    """The first hand's jokers, from the record's first ``jokers`` event."""
+    ev = next(r["data"] for r in rows if r.get("kind") == "event" and r["type"] == "jokers")
+    return frozenset((ev["zheng"], ev["fu"]))
 
 
 def _check_jokers(page: Any, view: dict[str, Any]) -> None:

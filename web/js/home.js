@@ -233,7 +233,7 @@ export async function renderHome(root, app) {
       const rulesName = typeof g.rules === "object" && g.rules ? g.rules.name : g.rules;
       const mine = g.seats.find((s) => s.player_id === app.me.id);
       // Each finished game opens in the replay viewer.
-      const li = el("li", {}, el("a", { class: "when", href: `#/replay/${g.id}`, text: `${when} · ${rulesName}` }));
+      const li = el("li", {}, el("a", { class: "when", href: `#/replay/${g.id}`, text: `${when} · ${rulesName ? t(`preset.${rulesName}`) : ""}` }));
       if (mine) li.append(el("strong", { text: ` ${t("result.rank")} ${mine.rank}` }));
       li.append(el("span", { class: "standings-line", text: seats.map((s) => `${s.rank}. ${s.name} ${s.final_points}`).join("  ") }));
       list.append(li);
