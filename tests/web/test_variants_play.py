@@ -66,8 +66,23 @@ def test_sanma_lobby_to_final_standings(
     shimocha right, kamicha left, no toimen), nukidora shown, standings of three."""
     me = open_person(browser, app_server.url, "Sora", DESKTOP)
     page = me.page
-    create_lobby(page, preset="tenhou-sanma", length="tonpuu")
-    assert page.locator(".slot").count() == 3
+    # A four-player lobby with a bot in the fourth seat; the host changes the game in
+    # the lobby: sanma has three seats, so that bot goes (a person there would refuse
+    # it, tests/server/test_lobby_variants.py), East-only stays.
+    create_lobby(page, length="tonpuu")
+    assert page.locator(".slot").count() == 4
+    add_bots(page, [3])
+    groups = page.locator("[data-testid=lobby-preset] optgroup").evaluate_all(
+        "(gs) => gs.map((g) => [g.label, [...g.children].map((o) => o.value)])"
+    )
+    assert groups == [
+        [EN["game.riichi"], ["standard", "tenhou", "majsoul"]],
+        [EN["game.sanma"], ["tenhou-sanma", "majsoul-sanma"]],
+        [EN["game.nanchang"], ["nanchang", "nanchang-east"]],
+    ]
+    page.get_by_test_id("lobby-preset").select_option("tenhou-sanma")
+    page.locator(".slot").nth(3).wait_for(state="detached")
+    assert page.locator(".slot").count() == 3 and page.locator(".slot.bot").count() == 0
     summary = page.get_by_test_id("rules-summary").inner_text()
     assert "Tenhou sanma" in summary and "East only" in summary
     levels = page.locator("[data-testid=bot-level] option").evaluate_all(

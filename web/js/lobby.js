@@ -1,7 +1,7 @@
 // Lobby: seats, ready flags, bots, rules summary, invite link; live over /ws/lobby/{code}.
 import { api, appUrl, LiveSocket } from "./api.js";
 import { t } from "./i18n.js";
-import { loadVariants, presetSelect, botHint } from "./variants.js";
+import { loadVariants, presetSelect, botHint, findPreset } from "./variants.js";
 
 function el(tag, cls, text) {
   const e = document.createElement(tag);
@@ -263,8 +263,12 @@ export class LobbyScreen {
     const sel = presetSelect(this.variants, l.rules.name, "lobby-preset");
     sel.dataset.testid = "lobby-preset";
     sel.addEventListener("change", () => {
-      const timers = { think_seconds: l.rules.think_seconds, bank_seconds: l.rules.bank_seconds };
-      this.act(() => api.updateLobby(this.code, { rules: { preset: sel.value, ...timers } }));
+      // The new preset's defaults, keeping the thinking time, and the length while the
+      // game stays riichi (four or three players): East-only stays East-only.
+      const keep = { think_seconds: l.rules.think_seconds, bank_seconds: l.rules.bank_seconds };
+      const found = findPreset(this.variants, sel.value);
+      if (l.rules.length && found && found.variant.key !== "nanchang") keep.length = l.rules.length;
+      this.act(() => api.updateLobby(this.code, { rules: { preset: sel.value, ...keep } }));
     });
     box.append(sel);
     return box;
