@@ -203,7 +203,7 @@ function actionBarEl(ctx, h) {
     for (const g of groupActions(ctx.view.legal_actions)) {
       const single = g.options.length === 1;
       const tiles = single ? optionTiles(g.options[0], ctx.view) : [];
-      buttons.push([t(`action.${g.type}`), () => h.onGroup(g), g.type === "ankan" || g.type === "kakan" ? tiles : [], g.type]);
+      buttons.push([t(`action.${g.type}`), () => h.onGroup(g), ["ankan", "kakan", "nuki"].includes(g.type) ? tiles : [], g.type]);
     }
   }
   buttons.forEach(([label, fn, tiles, action], i) => {
