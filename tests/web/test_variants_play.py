@@ -272,6 +272,24 @@ def test_nanchang_game_to_the_final_ledger_on_a_phone(
         )
         sc = first["win"]["score"]
         assert ids == [e["id"] for e in sc["elements"] + sc["payer_elements"]]
+
+    # History: the game under its preset, one line per hand naming the elements.
+    page.goto(f"{app_server.url}/#/history")
+    item = page.get_by_test_id("history-game").first
+    item.wait_for()
+    assert EN["preset.nanchang-east"] in item.inner_text()
+    item.get_by_test_id("hands-toggle").click()
+    lines = item.locator(".hand-summary li")
+    lines.first.wait_for()
+    assert lines.count() == len(record["hands"])
+    for i, h in enumerate(record["hands"]):
+        r = h["result"]["result"]
+        text = lines.nth(i).inner_text()
+        if r["win"]:
+            names = [EN[f"nc_el.{e['id']}"] for e in r["win"]["score"]["elements"]]
+            assert all(n in text for n in names) and f"Total {r['win']['score']['total']}" in text
+        else:
+            assert EN["nc.wall_exhausted"] in text
     assert me.errors == []
     me.context.close()
 
