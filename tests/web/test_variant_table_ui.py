@@ -49,10 +49,12 @@ def test_three_seats_no_toimen_kamicha_left_and_nukidora(mock: Mock) -> None:
     plates = {p.get_attribute("data-seat"): p.inner_text() for p in page.locator(".plate").all()}
     assert plates["1"].startswith("E") and plates["0"].startswith("W")
     # Norths set aside beside the hands: one of ours, two of seat 1's; north (4z) is dora
-    # under the 3z indicator (sanma's successor as four players').
+    # under the 3z indicator.
     assert mock.tiles(".myhand [data-testid=nuki] .tile") == ["4z"]
     assert mock.tiles('.zone[data-seat="1"] [data-testid=nuki] .tile') == ["4z", "4z"]
     assert page.locator(".myhand [data-testid=nuki] .tile.dora").count() == 1
+    # S10: with three seats a 1m indicator points to 9m (there is no 2m).
+    assert sorted(mock.tiles(".hand-tiles .tile.dora")) == ["4z", "9m"]
     assert page.locator('.zone[data-seat="2"] [data-testid=nuki]').count() == 0
     # The nuki button shows the north and sends the action.
     button = page.locator(".action-btn[data-action='nuki']")

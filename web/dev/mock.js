@@ -83,7 +83,7 @@ export const logEvents = [
 views.sanma = {
   seat: 0, phase: "play", rules: { name: "tenhou-sanma", seats: 3, length: "tonpuu", think_seconds: 5, bank_seconds: 20 },
   round: { wind: "E", kyoku: 2, honba: 0, riichi_sticks: 0, dealer: 1, dice: [2, 5] },
-  scores: [35000, 36000, 34000], dora_indicators: ["3z"], wall_left: 40, turn: 0, waiting_on: [0], last_discard: null,
+  scores: [35000, 36000, 34000], dora_indicators: ["3z", "1m"], wall_left: 40, turn: 0, waiting_on: [0], last_discard: null,
   players: [
     { seat: 0, wind: "W", score: 35000, riichi: false, hand: ["1m", "9m", "1p", "2p", "3p", "5s", "6s", "7s", "4z", "5z"], drawn: "9p", hand_count: 11, nuki: 1,
       melds: [{ type: "pon", tiles: ["7z", "7z", "7z"], called: "7z", from_seat: 2 }], river: river("1z 9s") },

@@ -364,7 +364,7 @@ export class ReplayScreen {
     info.append(dora);
     page.append(info);
 
-    const doraSet = doraKinds(st.dora);
+    const doraSet = doraKinds(st.dora, st.seats);
     const seats = el("div", "replay-seats");
     seats.dataset.seats = String(st.seats);
     for (let seat = 0; seat < st.seats; seat++) seats.append(this.seatEl(st, seat, doraSet, nanchang));

@@ -72,7 +72,7 @@ function winnerEl(w, data, ctx) {
     ? t("result.tsumo_by", { name: nameOf(ctx, w.seat) })
     : t("result.ron_by", { name: nameOf(ctx, w.seat), from: nameOf(ctx, w.from_seat) });
   box.append(el("h3", "", title));
-  const dora = doraKinds(data.dora_indicators);
+  const dora = doraKinds(data.dora_indicators, (data.deltas || []).length || 4);
   const hand = el("div", "result-hand");
   const rest = [...w.hand];
   const wi = rest.lastIndexOf(w.win_tile);

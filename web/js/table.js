@@ -244,7 +244,7 @@ function myHandEl(ctx, h) {
   const box = el("div", "myhand");
   box.dataset.testid = "myhand";
   if (!me || !me.hand) return box;
-  const dora = doraKinds(view.dora_indicators);
+  const dora = doraKinds(view.dora_indicators, seatCount(view));
   const actions = ctx.busy ? [] : view.legal_actions || [];
   const riichiMode = ctx.mode && ctx.mode.kind === "riichi";
   const want = riichiMode ? "riichi" : "discard";
@@ -367,7 +367,7 @@ export function renderTable(root, ctx, h) {
 
   const wrap = el("div", "board-wrap");
   const board = el("div", "board");
-  const dora = doraKinds(view.dora_indicators);
+  const dora = doraKinds(view.dora_indicators, seatCount(view));
   board.append(centerEl(ctx));
   for (const p of view.players) {
     const rel = seatPosition(p.seat, viewer, seats);
