@@ -91,9 +91,8 @@ function jokerBonusEl(data, ctx) {
     if (!b.points) continue;
     const li = el("li");
     li.dataset.seat = b.seat;
-    const tags = [t("nc.joker_counts", { zheng: b.zheng, fu: b.fu })];
-    const name = el("span", "", `${seatName(ctx.players, b.seat)}: ${tags.join("")}`);
-    li.append(name);
+    const counts = t("nc.joker_counts", { zheng: b.zheng, fu: b.fu });
+    li.append(el("span", "", `${seatName(ctx.players, b.seat)}: ${counts}`));
     const right = el("span", "", t("nc.per_seat", { n: b.value }));
     for (const id of ["chongguan", "bawang"]) {
       if (b[id]) {
@@ -144,23 +143,24 @@ function deltasEl(data, ctx) {
   return tbl;
 }
 
-/** A Nanchang round result: the win and its elements, or 荒牌; jokers, kans, ledger. */
-export function renderLedgerResult(card, data) {
-  return (ctx, continueButton) => {
-    card.dataset.kind = data.win ? "agari" : "ryuukyoku";
-    card.dataset.variant = "nanchang";
-    if (data.win) {
-      card.append(el("h2", "", t("result.agari")));
-      card.append(winEl(data.win, ctx));
-    } else {
-      card.append(el("h2", "", `${t("result.draw")}: ${t("nc.wall_exhausted")}`));
-    }
-    card.append(jokerBonusEl(data, ctx));
-    if ((data.kans || []).length) card.append(kansEl(data, ctx));
-    card.append(deltasEl(data, ctx));
-    if (data.dealer_keeps) card.append(el("p", "hint", t("nc.dealer_keeps", { name: seatName(ctx.players, data.dealer) })));
-    if (continueButton) card.append(continueButton);
-  };
+/**
+ * A Nanchang round result: the win and its elements, or 荒牌; jokers, kans, ledger.
+ * ``footer`` (the continue button, for a seat) goes last.
+ */
+export function renderLedgerResult(card, data, ctx, footer = null) {
+  card.dataset.kind = data.win ? "agari" : "ryuukyoku";
+  card.dataset.variant = "nanchang";
+  if (data.win) {
+    card.append(el("h2", "", t("result.agari")));
+    card.append(winEl(data.win, ctx));
+  } else {
+    card.append(el("h2", "", `${t("result.draw")}: ${t("nc.wall_exhausted")}`));
+  }
+  card.append(jokerBonusEl(data, ctx));
+  if ((data.kans || []).length) card.append(kansEl(data, ctx));
+  card.append(deltasEl(data, ctx));
+  if (data.dealer_keeps) card.append(el("p", "hint", t("nc.dealer_keeps", { name: seatName(ctx.players, data.dealer) })));
+  if (footer) card.append(footer);
 }
 
 /** The final ledger: rank, player, points (no uma, no oka: N26, N28). */

@@ -127,7 +127,7 @@ function winnerEl(w, data, ctx) {
 /** A round result card: agari (has winners) or ryuukyoku (has reason). */
 export function renderResult(card, data, ctx, h) {
   if (isLedgerResult(data)) {
-    renderLedgerResult(card, data)(ctx, ctx.mySeat != null ? continueButton(h) : null);
+    renderLedgerResult(card, data, ctx, ctx.mySeat != null ? continueButton(h) : null);
     return;
   }
   card.dataset.kind = data.winners ? "agari" : "ryuukyoku";
