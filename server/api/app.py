@@ -24,6 +24,7 @@ from server.api import (
     players,
     score,
     stats,
+    variants,
     ws,
 )
 from server.api.context import ServerContext, with_watch_path
@@ -229,6 +230,7 @@ def create_app(
     app.include_router(accounts.router)
     app.include_router(stats.router)
     app.include_router(lobbies.router)
+    app.include_router(variants.router)
     app.include_router(games.router)
     app.include_router(score.router)
     app.include_router(history.router)

@@ -45,6 +45,7 @@ STATUS = {
     "already_member": 409,
     "not_open": 409,
     "not_ready": 409,
+    "seat_occupied": 409,
     "bad_input": 422,
     "bad_rules": 422,
 }

@@ -90,7 +90,8 @@ class SeatBody(Strict):
 
 
 class BotBody(Strict):
-    level: Literal["efficient", "defensive", "random", "tsumogiri"] = "efficient"
+    # The levels of the lobby's game (``server.bots.LEVELS``), checked by the lobby.
+    level: str = Field(default="efficient", min_length=1, max_length=32)
     slot: Slot | None = None
 
 

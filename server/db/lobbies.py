@@ -9,10 +9,13 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
+from server.bots import LEVELS
 from server.db.models import Game, GameSeat, Lobby, LobbySeat, Player, utcnow
+from server.engine import DEFAULT_VARIANT, AnyVariant, VariantError, find_variant
 
-BOT_LEVELS = ("efficient", "defensive", "random", "tsumogiri")  # server.bots.BOTS
 SEAT_MODES = ("choose", "draw")
+# The level every game has: the default of the lobby's level picker.
+DEFAULT_BOT = "efficient"
 
 
 class LobbyError(ValueError):
@@ -52,10 +55,24 @@ def get_lobby(s: Session, code: str) -> Lobby:
     return lobby
 
 
+def lobby_variant(rules: dict[str, Any]) -> AnyVariant:
+    """The game a lobby's stored rules play (they name it: ``stored_rules``)."""
+    try:
+        return find_variant(rules.get("variant", DEFAULT_VARIANT))
+    except VariantError as exc:
+        raise LobbyError("bad_rules", str(exc)) from None
+
+
+def bot_levels(variant: AnyVariant) -> tuple[str, ...]:
+    """The bot levels of a game, in the order the lobby offers them."""
+    return tuple(LEVELS[variant.key])
+
+
 def lobby_json(s: Session, lobby: Lobby) -> dict[str, Any]:
     by_slot = {ls.slot: ls for ls in lobby.seats}
+    variant = lobby_variant(lobby.rules)
     slots = []
-    for slot in range(4):
+    for slot in range(variant.seats):
         ls = by_slot.get(slot)
         slots.append(
             {
@@ -87,6 +104,9 @@ def lobby_json(s: Session, lobby: Lobby) -> dict[str, Any]:
         "code": lobby.code,
         "host_id": lobby.host_id,
         "rules": lobby.rules,
+        "variant": variant.key,
+        "seats": variant.seats,
+        "bot_levels": list(bot_levels(variant)),
         "seat_mode": lobby.seat_mode,
         "status": lobby.status,
         "slots": slots,
@@ -126,13 +146,14 @@ def _member_seat(lobby: Lobby, player: Player) -> LobbySeat | None:
 
 def _free_slot(lobby: Lobby, slot: int | None) -> int:
     taken = {ls.slot for ls in lobby.seats}
+    seats = lobby_variant(lobby.rules).seats
     if slot is None:
-        free = [i for i in range(4) if i not in taken]
+        free = [i for i in range(seats) if i not in taken]
         if not free:
-            raise LobbyError("lobby_full", "all four seats are taken")
+            raise LobbyError("lobby_full", f"all {seats} seats are taken")
         return free[0]
-    if not 0 <= slot <= 3:
-        raise LobbyError("bad_input", "slot must be 0..3")
+    if not 0 <= slot < seats:
+        raise LobbyError("bad_input", f"slot must be 0..{seats - 1} (this game has {seats} seats)")
     if slot in taken:
         raise LobbyError("slot_taken", f"slot {slot} is taken")
     return slot
@@ -189,8 +210,12 @@ def move(s: Session, lobby: Lobby, player: Player, slot: int) -> None:
 def add_bot(s: Session, lobby: Lobby, player: Player, level: str, slot: int | None) -> None:
     _require_open(lobby)
     _require_host(lobby, player)
-    if level not in BOT_LEVELS:
-        raise LobbyError("bad_input", f"bot level must be one of {', '.join(BOT_LEVELS)}")
+    variant = lobby_variant(lobby.rules)
+    levels = bot_levels(variant)
+    if level not in levels:
+        raise LobbyError(
+            "bad_input", f"{variant.title} bots are {', '.join(levels)}; there is no {level!r}"
+        )
     lobby.seats.append(LobbySeat(slot=_free_slot(lobby, slot), bot=level, ready=True))
     s.flush()
 
@@ -227,10 +252,34 @@ def update(
         _check_seat_mode(seat_mode)
         lobby.seat_mode = seat_mode
     if rules is not None:
-        lobby.rules = rules
+        _change_rules(lobby, rules)
     # Everyone agreed to the old settings, not the new ones.
     _unready_all(lobby)
     s.flush()
+
+
+def _change_rules(lobby: Lobby, rules: dict[str, Any]) -> None:
+    """New rules for an open lobby. A game of fewer seats frees the slots past its
+    count: bots there are removed, but a person there refuses the change (they
+    move first). Bots of a level the new game has not become ``efficient``, the
+    level every game has. Checked before anything changes."""
+    variant = lobby_variant(rules)
+    beyond = [ls for ls in lobby.seats if ls.slot >= variant.seats]
+    people = [(ls.slot, ls.player.name) for ls in beyond if ls.player is not None]
+    if people:
+        slot, name = people[0]
+        raise LobbyError(
+            "seat_occupied",
+            f"{name} sits in seat {slot + 1} and {variant.title} has "
+            f"{variant.seats} seats: move to another seat first",
+        )
+    for ls in beyond:
+        lobby.seats.remove(ls)
+    levels = bot_levels(variant)
+    for ls in lobby.seats:
+        if ls.bot is not None and ls.bot not in levels:
+            ls.bot = DEFAULT_BOT
+    lobby.rules = rules
 
 
 def roll_dice() -> tuple[int, int]:
@@ -241,8 +290,9 @@ def start(s: Session, lobby: Lobby, player: Player) -> StartedGame:
     """Seat everyone, roll for the first dealer and create the game row."""
     _require_open(lobby)
     _require_host(lobby, player)
-    if len(lobby.seats) < 4:
-        raise LobbyError("not_ready", "four players or bots are needed")
+    variant = lobby_variant(lobby.rules)
+    if len(lobby.seats) < variant.seats:
+        raise LobbyError("not_ready", f"{variant.seats} players or bots are needed")
     waiting = [
         ls.player.name
         for ls in lobby.seats
@@ -254,8 +304,10 @@ def start(s: Session, lobby: Lobby, player: Player) -> StartedGame:
     if lobby.seat_mode == "draw":
         secrets.SystemRandom().shuffle(ordered)
     dice = roll_dice()
-    # Seat 0 rolls and counts counter-clockwise from itself (1 = itself), seed 000.
-    first_dealer = (dice[0] + dice[1] - 1) % 4
+    # Seat 0 rolls and counts counter-clockwise from itself (1 = itself), seed 000,
+    # round the seats the game has. (Nanchang's engine rolls again for its dealer, N3:
+    # this seat is the one that rolls, the variant's start seat.)
+    first_dealer = (dice[0] + dice[1] - 1) % variant.seats
     seed = secrets.token_bytes(32)
     game = Game(
         lobby_id=lobby.id,

@@ -70,9 +70,15 @@ def open_person(browser: Any, base: str, name: str, viewport: dict[str, int] = D
     return person
 
 
-def create_lobby(page: Any, *, length: str = "tonpuu", timer: bool = False) -> str:
-    """Fill the home page's create form; returns the lobby code."""
-    page.select_option("select[name=length]", length)
+def create_lobby(
+    page: Any, *, length: str = "tonpuu", timer: bool = False, preset: str | None = None
+) -> str:
+    """Fill the home page's create form; returns the lobby code. ``length`` is riichi's
+    (``tonpuu``/``hanchan``) or, for a Nanchang preset, the rounds (``"1"``..``"4"``)."""
+    if preset is not None:
+        page.select_option("select[name=preset]", preset)
+    name = "rounds" if preset is not None and preset.startswith("nanchang") else "length"
+    page.select_option(f"select[name={name}]", length)
     page.select_option("select[name=timer]", "on" if timer else "off")
     page.get_by_test_id("create").click()
     page.get_by_test_id("slots").wait_for()
@@ -159,7 +165,8 @@ def step(page: Any, stats: Stats, on_result: Any = None) -> str:
     version = st["version"]
     if stats.frames is not None and (acts or st["playable"]):
         check_against_server(page, st, stats)
-    for kind in ("tsumo", "ron"):
+    # Wins first; a sanma north is always set aside when it may be (nukidora).
+    for kind in ("tsumo", "ron", "nuki"):
         if kind in acts:
             page.locator(f".action-btn[data-action='{kind}']").click()
             stats.count(kind)

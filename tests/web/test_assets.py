@@ -110,6 +110,27 @@ def test_every_canonical_yaku_id_is_translated() -> None:
         assert not missing, (lang, missing)
 
 
+def test_every_nanchang_scoring_element_and_preset_is_translated() -> None:
+    """The result card names each element of server/engine/nanchang/scoring.py (shapes,
+    ways of winning, 德国, payer factors) and of the settlement (冲关, 霸王精, joker kan)."""
+    from server.engine import VARIANTS
+    from server.engine.nanchang import scoring
+
+    src = Path(scoring.__file__).read_text(encoding="utf-8")
+    ids = set(scoring.FACTORS) | set(re.findall(r'Element\("([a-z_]+)"', src))
+    ids |= set(re.findall(r'\("(tianhu|dihu)"', src)) | {"chongguan", "bawang", "joker_kan"}
+    assert {"deguo", "jingdiao", "shisanlan", "zhuang", "dianpao", "tianhu"} <= ids
+    presets = {p for v in VARIANTS.values() for p in v.presets}
+    for lang, d in _dicts().items():
+        assert {i for i in ids if f"nc_el.{i}" not in d} == set(), lang
+        assert {p for p in presets if f"preset.{p}" not in d} == set(), lang
+        assert {k for k in VARIANTS if f"game.{k}" not in d} == set(), lang
+    zh = _dicts()["zh"]
+    for i, name in (("deguo", "德国"), ("chongguan", "冲关"), ("bawang", "霸王精")):
+        assert name in zh[f"nc_el.{i}"]
+    assert zh["nc_el.jingdiao"] == "精吊"
+
+
 def test_every_draw_reason_and_limit_is_translated() -> None:
     engine_md = (ROOT / "docs" / "engine.md").read_text(encoding="utf-8")
     line = next(ln for ln in engine_md.splitlines() if '{"reason": "exhaustive"' in ln)

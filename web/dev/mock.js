@@ -78,3 +78,56 @@ export const logEvents = [
   { type: "riichi_accepted", seat: 1, double: false, scores: [31200, 18700, 24100, 25000], riichi_sticks: 1 },
   { type: "new_dora", indicator: "9s", dora_indicators: ["4p", "9s"] },
 ];
+
+// Sanma (three seats): own north set aside, a nuki button; seat 1 set two aside.
+views.sanma = {
+  seat: 0, phase: "play", rules: { name: "tenhou-sanma", seats: 3, length: "tonpuu", think_seconds: 5, bank_seconds: 20 },
+  round: { wind: "E", kyoku: 2, honba: 0, riichi_sticks: 0, dealer: 1, dice: [2, 5] },
+  scores: [35000, 36000, 34000], dora_indicators: ["3z", "1m"], wall_left: 40, turn: 0, waiting_on: [0], last_discard: null,
+  players: [
+    { seat: 0, wind: "W", score: 35000, riichi: false, hand: ["1m", "9m", "1p", "2p", "3p", "5s", "6s", "7s", "4z", "5z"], drawn: "9p", hand_count: 11, nuki: 1,
+      melds: [{ type: "pon", tiles: ["7z", "7z", "7z"], called: "7z", from_seat: 2 }], river: river("1z 9s") },
+    { seat: 1, wind: "E", score: 36000, riichi: false, hand: null, drawn: null, hand_count: 13, nuki: 2, melds: [], river: river("2z 8p:g") },
+    { seat: 2, wind: "S", score: 34000, riichi: false, hand: null, drawn: null, hand_count: 10, nuki: 0,
+      melds: [{ type: "pon", tiles: ["6z", "6z", "6z"], called: "6z", from_seat: 1 }], river: river("3z 7z:c") },
+  ],
+  legal_actions: ["1m", "9m", "1p", "2p", "3p", "5s", "6s", "7s", "4z", "5z", "9p"].map((tile) => ({ type: "discard", seat: 0, tile }))
+    .concat([{ type: "nuki", seat: 0, tile: "4z" }]),
+  help: { shanten: 2, waits: [], furiten: false },
+};
+
+// Nanchang: 5p turned up, so 5p is 正精 and 6p 副精; no winds in the view (the dealer's).
+views.nanchang = {
+  variant: "nanchang", seat: 0, phase: "play", step: 40,
+  rules: { variant: "nanchang", name: "nanchang", rounds: 4, think_seconds: 5, bank_seconds: 20 },
+  round: { index: 1, wind: "E", hand_number: 2, dealer: 1, repeat: 1 }, first_dealer: 0,
+  turn: 0, waiting_on: [0], scores: [12, -3, -4, -5], indicator: "5p", jokers: { zheng: "5p", fu: "6p" }, wall_left: 61,
+  players: [
+    { seat: 0, hand: ["1m", "4m", "7m", "2p", "5p", "6p", "3s", "8s", "1z", "3z", "5z", "7z", "7z"], drawn: "6p", hand_count: 14,
+      melds: [], river: river("9m 6p"), score: 12 },
+    { seat: 1, hand: null, drawn: null, hand_count: 10, melds: [{ type: "pon", tiles: ["5p", "5p", "5p"], called: "5p", from_seat: 0, added: null }], river: river("2z"), score: -3 },
+    { seat: 2, hand: null, drawn: null, hand_count: 13, melds: [{ type: "ankan", tiles: ["9s", "9s", "9s", "9s"], called: null, from_seat: null, added: null }], river: river("4z 6p:g"), score: -4 },
+    { seat: 3, hand: null, drawn: null, hand_count: 13, melds: [], river: river("1p"), score: -5 },
+  ],
+  last_discard: null, kakan: null,
+  legal_actions: ["1m", "4m", "7m", "2p", "5p", "6p", "3s", "8s", "1z", "3z", "5z", "7z"].map((tile) => ({ type: "discard", seat: 0, tile })),
+  result: null, final: null,
+};
+
+// A Nanchang round result: 德国 self-draw win, a 冲关 joker bonus, a joker kan.
+results.nc_win = {
+  type: "round_end",
+  result: {
+    round_index: 1, round_wind: "E", hand_number: 2, dealer: 1, repeat: 1, kind: "win",
+    win: { seat: 0, from_seat: null, win_tile: "6p", hand: ["1m", "2m", "3m", "4p", "5p", "6p", "6p", "7p", "8p", "3s", "4s", "5s", "7z", "7z"], melds: [],
+      score: { shape: "pinghu", elements: [{ id: "pinghu", factor: 1, points: 0 }, { id: "zimo", factor: 2, points: 0 }, { id: "deguo", factor: 2, points: 5 }],
+        payer_elements: [{ id: "zhuang", factor: 2, points: 0 }], base: 4, bonus: 5, flat: false, payments: [30, -13, -9, -9], total: 30 } },
+    hands: [[], [], [], []],
+    joker_bonus: [
+      { seat: 0, zheng: 1, fu: 3, points: 5, value: 10, chongguan: true, bawang: false, payer: 2, deltas: [30, 0, -30, 0] },
+      { seat: 1, zheng: 0, fu: 0, points: 0, value: 0, chongguan: false, bawang: false, payer: null, deltas: [0, 0, 0, 0] },
+    ],
+    kans: [{ seat: 2, tile: "5p", meld: "ankan", joker: true, points: 14, deltas: [-14, -14, 42, -14] }],
+    deltas: [46, -27, 3, -22], scores: [58, -30, -1, -27], dealer_keeps: false,
+  },
+};

@@ -27,6 +27,7 @@ export class GameScreen {
     this.status = "connecting";
     this.overlay = null;
     this.dismissed = null;
+    this.pendingFinal = null;
     this.returnPoints = 30000;
     this.toast = null;
     this.log = [];
@@ -128,7 +129,7 @@ export class GameScreen {
         this.render();
         break;
       case "game_over":
-        this.overlay = { kind: "final", data: m.results };
+        this.showFinal(m.results);
         this.render();
         break;
       case "error":
@@ -148,13 +149,16 @@ export class GameScreen {
       this.showDiscard(ev);
     } else if (ev.type === "agari" || ev.type === "ryuukyoku") {
       this.overlay = { kind: "result", data: ev };
+    } else if (ev.type === "round_end" && ev.result) {
+      // Nanchang: the round's whole result (win or 荒牌, jokers, kans, ledger).
+      this.overlay = { kind: "result", data: ev.result };
     } else if (ev.type === "round_start") {
       this.overlay = null;
       this.dismissed = null;
       this.mode = null;
       this.selected = null;
     } else if (ev.type === "game_end") {
-      this.overlay = { kind: "final", data: ev.final };
+      this.showFinal(ev.final);
     } else if (ev.type === "game_start" && ev.rules && ev.rules.return_points) {
       this.returnPoints = ev.rules.return_points;
     }
@@ -195,6 +199,12 @@ export class GameScreen {
       entries.push({ kind: "round", wind: ev.round_wind, kyoku: ev.kyoku, honba: ev.honba });
     } else if (ev.type === "call" || ev.type === "kan") {
       entries.push({ kind: "call", seat: ev.seat, action: ev.meld, tiles: ev.tiles || [] });
+    } else if (ev.type === "nuki") {
+      entries.push({ kind: "call", seat: ev.seat, action: "nuki", tiles: [ev.tile] });
+    } else if (ev.type === "win" && ev.win) {
+      entries.push({ kind: "win", seat: ev.win.seat, action: ev.win.from_seat == null ? "tsumo" : "ron" });
+    } else if (ev.type === "wall_exhausted") {
+      entries.push({ kind: "draw", reason: "exhaustive" });
     } else if (ev.type === "riichi_accepted") {
       entries.push({ kind: "riichi", seat: ev.seat });
     } else if (ev.type === "new_dora") {
@@ -208,11 +218,20 @@ export class GameScreen {
     if (this.log.length > 40) this.log.splice(0, this.log.length - 40);
   }
 
+  /**
+   * The standings, once the last round's result has been seen: a game that ends with
+   * its last round (Nanchang) sends both at once, and the card is not skipped.
+   */
+  showFinal(final) {
+    if (this.overlay && this.overlay.kind === "result") this.pendingFinal = final;
+    else this.overlay = { kind: "final", data: final };
+  }
+
   /** After a reload the result or standings come from the view itself. */
   syncOverlay() {
     const v = this.view;
     if (v.phase === "game_end" && v.final) {
-      if (!this.overlay || this.overlay.kind !== "final") this.overlay = { kind: "final", data: v.final };
+      if (!this.overlay || this.overlay.kind !== "final") this.showFinal(v.final);
     } else if (v.phase === "round_end" && v.result && !this.overlay && this.dismissed !== this.version) {
       this.overlay = { kind: "result", data: v.result };
     } else if (v.phase === "play" && this.overlay && this.overlay.kind === "result") {
@@ -264,7 +283,8 @@ export class GameScreen {
         },
         onContinue: () => {
           this.sock.send({ type: "continue" });
-          this.overlay = null;
+          this.overlay = this.pendingFinal ? { kind: "final", data: this.pendingFinal } : null;
+          this.pendingFinal = null;
           this.dismissed = this.version;
           this.render();
         },

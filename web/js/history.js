@@ -3,6 +3,7 @@
 // viewer; and the import form for Tenhou logs (mjlog XML or tenhou.net/6 JSON).
 import { api, http, ApiError } from "./api.js";
 import { t, yakuName } from "./i18n.js";
+import { elementName } from "./ledger.js";
 
 /** A string of the history/replay pages: the key "history.KEY" of the shared dictionaries. */
 export function s(key, params = {}) {
@@ -68,6 +69,10 @@ const WIND_NAMES = ["E", "S", "W", "N"];
 
 function handLabel(h) {
   const wind = t(`wind.${WIND_NAMES[h.round_wind] || "E"}`);
+  if (h.result && h.result.result) {
+    // Nanchang: the hand in the round and the dealer's repeats.
+    return `${t("table.round", { wind, kyoku: h.kyoku + 1 })} · ${t("table.repeat", { n: h.honba })}`;
+  }
   return `${t("table.round", { wind, kyoku: h.kyoku + 1 })} · ${t("table.honba", { n: h.honba })}`;
 }
 
@@ -79,6 +84,7 @@ function nameOf(game, seat) {
 /** One line per hand: who won what (yaku, points), or the draw. */
 export function handSummary(game, h) {
   const r = h.result || {};
+  if (r.result) return ledgerSummary(game, h, r.result);
   if (h.kind === "agari") {
     const wins = (r.winners || []).map((w) => {
       const how = w.from_seat == null ? s("by_tsumo") : s("by_ron", { from: nameOf(game, w.from_seat) });
@@ -91,8 +97,19 @@ export function handSummary(game, h) {
   return `${handLabel(h)}: ${t("result.draw")} — ${t(`draw.${r.reason || "exhaustive"}`)}`;
 }
 
+/** A Nanchang hand: the winner, how, the total and each scoring element by name. */
+function ledgerSummary(game, h, r) {
+  if (!r.win) return `${handLabel(h)}: ${t("result.draw")} — ${t("nc.wall_exhausted")}`;
+  const w = r.win;
+  const how = w.from_seat == null ? s("by_tsumo") : s("by_ron", { from: nameOf(game, w.from_seat) });
+  const els = w.score.elements.map((e) => elementName(e.id)).join(", ");
+  return `${handLabel(h)}: ${s("win_line", { who: nameOf(game, w.seat), how, points: t("nc.total", { n: w.score.total }) })} (${els})`;
+}
+
 function rulesText(rules) {
   if (!rules || typeof rules !== "object") return String(rules || "");
+  if (rules.variant === "nanchang") return `${t("game.nanchang")} · ${t(`preset.${rules.name}`)} · ${t("opt.rounds")} ${rules.rounds}`;
+  if (rules.variant === "sanma") return `${t(`preset.${rules.name}`)} · ${s(rules.length === "tonpuu" ? "len_tonpuu" : "len_hanchan")}`;
   const len = s(rules.length === "tonpuu" ? "len_tonpuu" : "len_hanchan");
   return `${rules.name || ""} · ${len}${rules.red_fives ? ` · ${s("red")}` : ""}`;
 }

@@ -1,6 +1,7 @@
 // Home: display name, create a private lobby with its rules, join by link or code, past games.
 import { api } from "./api.js";
 import { t } from "./i18n.js";
+import { loadVariants, presetSelect, findPreset } from "./variants.js";
 
 function el(tag, attrs = {}, ...children) {
   const e = document.createElement(tag);
@@ -40,10 +41,22 @@ export function parseInvite(text) {
 export function rulesFromForm(form) {
   const f = new FormData(form);
   const timed = f.get("timer") === "on";
+  const game = form.dataset.game || "riichi";
+  if (game === "nanchang") {
+    // Nanchang has its own options (docs/rules.md N26-N28): the length in rounds.
+    return {
+      preset: f.get("preset"),
+      rounds: Number(f.get("rounds")),
+      think_seconds: timed ? Number(f.get("think_seconds")) : 0,
+      bank_seconds: timed ? Number(f.get("bank_seconds")) : 0,
+    };
+  }
+  const reds = Number(f.get("red_fives"));
   return {
     preset: f.get("preset"),
     length: f.get("length"),
-    red_fives: Number(f.get("red_fives")),
+    // Sanma has two red fives (no 5m), four players three.
+    red_fives: reds && game === "sanma" ? 2 : reds,
     think_seconds: timed ? Number(f.get("think_seconds")) : 0,
     bank_seconds: timed ? Number(f.get("bank_seconds")) : 0,
     kuitan: form.elements.kuitan.checked,
@@ -98,11 +111,17 @@ export async function renderHome(root, app) {
   // Create
   const form = el("form", { class: "card create-form" });
   form.dataset.testid = "create-form";
-  const presetSel = select(
-    "preset",
-    ["standard", "tenhou", "majsoul"].map((p) => [p, t(`preset.${p}`)]),
-    "standard",
-  );
+  let variants = null;
+  try {
+    variants = await loadVariants();
+  } catch {
+    variants = null; // the four-player presets still work without the list
+  }
+  const presetSel = variants
+    ? presetSelect(variants, "standard")
+    : select("preset", ["standard", "tenhou", "majsoul"].map((p) => [p, t(`preset.${p}`)]), "standard");
+  presetSel.dataset.testid = "preset";
+  const rounds = select("rounds", [1, 2, 3, 4].map((n) => [String(n), String(n)]), "4");
   const think = el("input", { type: "number", name: "think_seconds", min: 1, max: 600, value: 5 });
   const bank = el("input", { type: "number", name: "bank_seconds", min: 0, max: 3600, value: 20 });
   const mr = select(
@@ -116,29 +135,44 @@ export async function renderHome(root, app) {
   );
   const dy = check("double_yakuman", true);
   presetSel.addEventListener("change", () => {
-    const d = PRESET_DEFAULTS[presetSel.value];
-    mr.value = d.multiple_ron;
-    dy.checked = d.double_yakuman;
+    const found = variants && findPreset(variants, presetSel.value);
+    const d = found ? found.preset.rules : PRESET_DEFAULTS[presetSel.value];
+    form.dataset.game = found ? found.variant.key : "riichi";
+    if (d.multiple_ron) mr.value = d.multiple_ron;
+    if (d.double_yakuman != null) dy.checked = d.double_yakuman;
+    if (d.rounds) rounds.value = String(d.rounds);
     think.value = d.think_seconds;
     bank.value = d.bank_seconds;
+    // Riichi options are hidden for Nanchang, which has its own.
+    const nanchang = form.dataset.game === "nanchang";
+    for (const x of form.querySelectorAll(".riichi-only")) x.hidden = nanchang;
+    for (const x of form.querySelectorAll(".nanchang-only")) x.hidden = !nanchang;
   });
+  const riichiOnly = (node) => {
+    node.classList.add("riichi-only");
+    return node;
+  };
+  const roundsField = field(t("opt.rounds"), rounds);
+  roundsField.classList.add("nanchang-only");
+  roundsField.hidden = true;
   form.append(
     el("h2", { text: t("home.create") }),
     el(
       "div",
       { class: "grid" },
       field(t("opt.preset"), presetSel),
-      field(t("opt.length"), select("length", [["tonpuu", t("opt.tonpuu")], ["hanchan", t("opt.hanchan")]], "hanchan")),
-      field(t("opt.red_fives"), select("red_fives", [["3", "3"], ["0", "0"]], "3")),
+      riichiOnly(field(t("opt.length"), select("length", [["tonpuu", t("opt.tonpuu")], ["hanchan", t("opt.hanchan")]], "hanchan"))),
+      roundsField,
+      riichiOnly(field(t("opt.red_fives"), select("red_fives", [["3", "3"], ["0", "0"]], "3"))),
       field(t("opt.timer"), select("timer", [["on", t("opt.think_seconds")], ["off", t("opt.no_timer")]], "on")),
       field(t("opt.think_seconds"), think),
       field(t("opt.bank_seconds"), bank),
-      field(t("opt.multiple_ron"), mr),
+      riichiOnly(field(t("opt.multiple_ron"), mr)),
       field(t("opt.seat_mode"), select("seat_mode", [["choose", t("opt.seat_choose")], ["draw", t("opt.seat_draw")]], "choose")),
     ),
     el(
       "div",
-      { class: "checks" },
+      { class: "checks riichi-only" },
       field(t("opt.kuitan"), check("kuitan", true)),
       field(t("opt.double_yakuman"), dy),
       field(t("opt.nagashi_mangan"), check("nagashi_mangan", true)),
@@ -199,7 +233,7 @@ export async function renderHome(root, app) {
       const rulesName = typeof g.rules === "object" && g.rules ? g.rules.name : g.rules;
       const mine = g.seats.find((s) => s.player_id === app.me.id);
       // Each finished game opens in the replay viewer.
-      const li = el("li", {}, el("a", { class: "when", href: `#/replay/${g.id}`, text: `${when} · ${rulesName}` }));
+      const li = el("li", {}, el("a", { class: "when", href: `#/replay/${g.id}`, text: `${when} · ${rulesName ? t(`preset.${rulesName}`) : ""}` }));
       if (mine) li.append(el("strong", { text: ` ${t("result.rank")} ${mine.rank}` }));
       li.append(el("span", { class: "standings-line", text: seats.map((s) => `${s.rank}. ${s.name} ${s.final_points}`).join("  ") }));
       list.append(li);

@@ -1,6 +1,7 @@
 // Lobby: seats, ready flags, bots, rules summary, invite link; live over /ws/lobby/{code}.
 import { api, appUrl, LiveSocket } from "./api.js";
 import { t } from "./i18n.js";
+import { loadVariants, presetSelect, botHint, findPreset } from "./variants.js";
 
 function el(tag, cls, text) {
   const e = document.createElement(tag);
@@ -20,8 +21,21 @@ function button(text, testid, fn, cls = "") {
 /** Rule options worth showing, as [label, value] pairs. */
 export function rulesSummary(r) {
   const yn = (b) => (b ? t("common.yes") : t("common.no"));
+  const timer = [t("opt.timer"), r.think_seconds > 0 ? `${r.think_seconds}s + ${r.bank_seconds}s` : t("opt.no_timer")];
+  if (r.variant === "nanchang") {
+    return [
+      [t("opt.preset"), `${t("game.nanchang")} · ${t(`preset.${r.name}`)}`],
+      [t("opt.seats"), "4"],
+      [t("opt.rounds"), String(r.rounds)],
+      timer,
+      [t("opt.deguo_bonus"), String(r.deguo_bonus)],
+      [t("opt.bawang"), yn(r.bawang)],
+      [t("opt.chongguan"), yn(r.chongguan)],
+    ];
+  }
   const rows = [
-    [t("opt.preset"), t(`preset.${r.name}`)],
+    [t("opt.preset"), `${t(`game.${r.variant || "riichi"}`)} · ${t(`preset.${r.name}`)}`],
+    [t("opt.seats"), String(r.seats || 4)],
     [t("opt.length"), t(`opt.${r.length}`)],
     [t("opt.red_fives"), String(r.red_fives)],
     [t("opt.timer"), r.think_seconds > 0 ? `${r.think_seconds}s + ${r.bank_seconds}s` : t("opt.no_timer")],
@@ -45,6 +59,14 @@ export class LobbyScreen {
     this.lobby = null;
     this.error = "";
     this.botLevel = "efficient";
+    this.variants = null;
+    loadVariants().then(
+      (v) => {
+        this.variants = v;
+        if (this.lobby) this.render();
+      },
+      () => {},
+    );
     root.replaceChildren(el("p", "", t("common.loading")));
     api.lobby(code).then(
       (l) => this.update(l),
@@ -165,19 +187,22 @@ export class LobbyScreen {
     if (host && l.status === "open") {
       const lvl = el("select", "bot-level");
       lvl.dataset.testid = "bot-level";
+      // The levels of this lobby's game (the server refuses others).
+      const levels = l.bot_levels || ["efficient", "defensive", "random", "tsumogiri"];
+      if (!levels.includes(this.botLevel)) this.botLevel = levels.includes("efficient") ? "efficient" : levels[0];
       // What each level does, beside the choice (a tooltip is not seen on a phone).
-      const about = el("span", "hint bot-hint", t(`bot_hint.${this.botLevel}`));
+      const about = el("span", "hint bot-hint", botHint(l.variant, this.botLevel));
       about.dataset.testid = "bot-hint";
-      for (const b of ["efficient", "defensive", "random", "tsumogiri"]) {
+      for (const b of ["efficient", "defensive", "random", "tsumogiri"].filter((x) => levels.includes(x))) {
         const o = el("option", "", t(`bot.${b}`));
         o.value = b;
-        o.title = t(`bot_hint.${b}`);
+        o.title = botHint(l.variant, b);
         o.selected = b === this.botLevel;
         lvl.append(o);
       }
       lvl.addEventListener("change", () => {
         this.botLevel = lvl.value;
-        about.textContent = t(`bot_hint.${lvl.value}`);
+        about.textContent = botHint(l.variant, lvl.value);
       });
       seats.append(lvl, " ", about);
     }
@@ -225,8 +250,28 @@ export class LobbyScreen {
     dl.dataset.testid = "rules-summary";
     for (const [k, v] of rulesSummary(l.rules)) dl.append(el("dt", "", k), el("dd", "", v));
     rules.append(dl);
+    if (host && l.status === "open" && this.variants) rules.append(this.rulesPicker(l));
     page.append(rules);
     this.root.replaceChildren(page);
+  }
+
+  /** The host's preset picker (grouped by game): a change is a PATCH, the server says
+   * whether it may (a person in a seat the new game lacks: 409, shown as the error). */
+  rulesPicker(l) {
+    const box = el("label", "field rules-picker");
+    box.append(el("span", "", t("lobby.change_rules")));
+    const sel = presetSelect(this.variants, l.rules.name, "lobby-preset");
+    sel.dataset.testid = "lobby-preset";
+    sel.addEventListener("change", () => {
+      // The new preset's defaults, keeping the thinking time, and the length while the
+      // game stays riichi (four or three players): East-only stays East-only.
+      const keep = { think_seconds: l.rules.think_seconds, bank_seconds: l.rules.bank_seconds };
+      const found = findPreset(this.variants, sel.value);
+      if (l.rules.length && found && found.variant.key !== "nanchang") keep.length = l.rules.length;
+      this.act(() => api.updateLobby(this.code, { rules: { preset: sel.value, ...keep } }));
+    });
+    box.append(sel);
+    return box;
   }
 }
 

@@ -1,13 +1,17 @@
 // Meld display: which tile of a call turns sideways, toward the seat it came from.
 import { sortTiles } from "./tiles.js";
+import { seatPosition } from "./seats.js";
 
-export function relPos(seat, viewer) {
-  return (seat - viewer + 4) % 4;
+/** Where a seat sits as seen from the viewer (0 bottom, 1 right, 2 top, 3 left). */
+export function relPos(seat, viewer, seats = 4) {
+  return seatPosition(seat, viewer, seats);
 }
 
 /** Tiles of a meld in display order, each {tile, sideways, back, stacked}. */
-export function meldLayout(meld, owner) {
+export function meldLayout(meld, owner, seats = 4, openAnkan = false) {
   const tiles = [...meld.tiles];
+  // Nanchang shows a concealed kan face up (N11).
+  if (meld.type === "ankan" && openAnkan) return sortTiles(tiles).map((x) => ({ tile: x }));
   if (meld.type === "ankan") {
     // Ends face down, the middle two face up (a red five, if any, shown face up).
     const sorted = sortTiles(tiles).reverse();
@@ -24,7 +28,7 @@ export function meldLayout(meld, owner) {
   let added = null;
   if (meld.type === "kakan") added = own.pop();
   const ownSorted = meld.type === "chi" ? sortTiles(own) : own;
-  const from = relPos(meld.from_seat, owner);
+  const from = relPos(meld.from_seat, owner, seats);
   // The called tile turns toward its giver: left for kamicha, middle for toimen, right for shimocha.
   let at = 0;
   if (from === 2) at = 1;

@@ -10,11 +10,16 @@ import { meldLayout } from "./melds.js";
 import { renderResult, renderFinal } from "./results.js";
 import { s, el, injectStyle } from "./history.js";
 import { checkSeed } from "./fairness.js";
+import { seatWind } from "./seats.js";
+import { markJokers } from "./jokers.js";
 
 // Events that start a new step; the others (tsumo_turn, new_dora, riichi_accepted,
-// round_end) belong to the step before them.
-const STEP_TYPES = new Set(["draw", "discard", "call", "kan", "agari", "ryuukyoku", "game_end"]);
-const WINDS = ["E", "S", "W", "N"];
+// round_end, Nanchang's deal and jokers) belong to the step before them.
+const STEP_TYPES = new Set([
+  "draw", "discard", "call", "kan", "nuki", "agari", "ryuukyoku", "win", "wall_exhausted", "game_end",
+]);
+// The steps that end a round and show its result card.
+const RESULT_TYPES = new Set(["agari", "ryuukyoku", "win", "wall_exhausted"]);
 
 /** Split the record into hands: {start, events, steps} with steps = indices into events. */
 export function splitHands(rows) {
@@ -44,17 +49,23 @@ function removeTile(list, tile) {
 /** The table after events[0..upto] of one hand. */
 export function foldHand(hand, upto) {
   const r = hand.start;
+  // As many seats as the round has scores (sanma 3).
+  const seats = () => r.scores.map(() => []);
   const st = {
     round: r,
-    hands: [[], [], [], []],
-    drawn: [null, null, null, null],
-    melds: [[], [], [], []],
-    rivers: [[], [], [], []],
-    riichi: [false, false, false, false],
+    seats: r.scores.length,
+    hands: seats(),
+    drawn: r.scores.map(() => null),
+    melds: seats(),
+    rivers: seats(),
+    riichi: r.scores.map(() => false),
+    nuki: r.scores.map(() => 0),
     scores: [...r.scores],
-    dora: [...r.dora_indicators],
+    dora: [...(r.dora_indicators || [])],
+    jokers: null,
+    indicator: null,
     wallLeft: r.wall_left,
-    sticks: r.riichi_sticks,
+    sticks: r.riichi_sticks ?? 0,
     turn: r.dealer,
     last: null,
     result: null,
@@ -67,10 +78,21 @@ export function foldHand(hand, upto) {
   for (let i = 0; i <= upto && i < hand.events.length; i++) {
     const { type, data: d } = hand.events[i];
     st.last = hand.events[i];
-    if (type === "haipai") st.hands[d.seat] = sortTiles(d.tiles);
-    else if (type === "draw") {
+    if (type === "haipai" || type === "deal") st.hands[d.seat] = sortTiles(d.tiles || []);
+    else if (type === "jokers") {
+      st.jokers = { zheng: d.zheng, fu: d.fu };
+      st.indicator = d.indicator;
+    } else if (type === "nuki") {
+      merge(d.seat);
+      removeTile(st.hands[d.seat], d.tile);
+      st.hands[d.seat] = sortTiles(st.hands[d.seat]);
+      st.nuki[d.seat] += 1;
+    } else if (type === "round_end" && d.result) {
+      st.result = d.result;
+      st.scores = [...d.result.scores];
+    } else if (type === "draw") {
       st.drawn[d.seat] = d.tile;
-      st.wallLeft = d.wall_left;
+      if (d.wall_left != null) st.wallLeft = d.wall_left;
       st.turn = d.seat;
     } else if (type === "tsumo_turn") st.wallLeft = d.wall_left;
     else if (type === "discard") {
@@ -121,6 +143,10 @@ export function foldHand(hand, upto) {
 }
 
 function roundLabel(r) {
+  if (r.hand_number != null) {
+    // Nanchang: the hand in the round, and the deals the dealer has kept.
+    return `${t("table.round", { wind: t(`wind.${r.round_wind}`), kyoku: r.hand_number })} · ${t("table.repeat", { n: r.repeat })}`;
+  }
   return `${t("table.round", { wind: t(`wind.${r.round_wind}`), kyoku: r.kyoku })} · ${t("table.honba", { n: r.honba })}`;
 }
 
@@ -217,15 +243,20 @@ export class ReplayScreen {
       case "haipai":
         return s("dealt");
       case "draw":
-        return s(d.rinshan ? "step_rinshan" : "step_draw", { who, tile: d.tile });
+        return s(d.rinshan || d.replacement ? "step_rinshan" : "step_draw", { who, tile: d.tile });
       case "discard":
         return s(d.riichi ? "step_riichi" : "step_discard", { who, tile: d.tile });
       case "call":
         return s("step_call", { who, call: t(`action.${d.meld}`), tile: d.called, from: this.nameOf(d.from_seat) });
       case "kan":
         return s("step_call", { who, call: t(`action.${d.meld}`), tile: d.added || d.tiles[0], from: who });
+      case "nuki":
+        return s("step_call", { who, call: t("action.nuki"), tile: d.tile, from: who });
       case "agari":
+      case "win":
         return t("result.agari");
+      case "wall_exhausted":
+        return `${t("result.draw")}: ${t("nc.wall_exhausted")}`;
       case "ryuukyoku":
         return `${t("result.draw")}: ${t(`draw.${d.reason}`)}`;
       case "game_end":
@@ -273,7 +304,10 @@ export class ReplayScreen {
     });
     pick.addEventListener("change", () => this.go(Number(pick.value), 0));
     head.append(pick);
-    for (const fmt of ["tenhou6", "mjai"]) {
+    const nanchang = (game.rules || {}).variant === "nanchang";
+    // Nanchang has no Tenhou or mjai format: only our own record (docs/records.md).
+    if (nanchang) head.append(el("span", "hint", s("own_record_only")));
+    for (const fmt of nanchang ? ["jantaku"] : ["tenhou6", "mjai"]) {
       const a = el("a", "button", s(`export_${fmt}`));
       a.href = `api/games/${game.id}/export?format=${fmt}`;
       a.setAttribute("download", "");
@@ -308,7 +342,7 @@ export class ReplayScreen {
     page.append(ctl);
     page.append(el("div", "hint keys-hint", s("keys")));
 
-    if (st.result && (stepEvent.type === "agari" || stepEvent.type === "ryuukyoku")) {
+    if (st.result && RESULT_TYPES.has(stepEvent.type)) {
       const card = el("div", "card result-card");
       card.dataset.testid = "replay-result";
       renderResult(card, st.result, { players: this.players, mySeat: null }, {});
@@ -317,35 +351,44 @@ export class ReplayScreen {
     if (st.final && stepEvent.type === "game_end") {
       const card = el("div", "card result-card");
       card.dataset.testid = "replay-final";
-      renderFinal(card, st.final, { players: this.players, mySeat: null, returnPoints: (game.rules || {}).return_points }, {});
+      renderFinal(card, st.final, { players: this.players, mySeat: null, returnPoints: (game.rules || {}).return_points, variant: (game.rules || {}).variant }, {});
       page.append(card);
     }
     // The table: centre info, then the four seats with their hands open.
     const info = el("div", "replay-info card");
     info.append(el("strong", "round-name", roundLabel(st.round)));
-    info.append(el("span", "", t("table.sticks", { n: st.sticks })));
-    const wall = el("span", "", t("table.wall_left", { n: st.wallLeft }));
-    wall.dataset.testid = "replay-wall";
-    info.append(wall);
+    if (!nanchang) info.append(el("span", "", t("table.sticks", { n: st.sticks })));
+    if (st.wallLeft != null) {
+      const wall = el("span", "", t("table.wall_left", { n: st.wallLeft }));
+      wall.dataset.testid = "replay-wall";
+      info.append(wall);
+    }
     const dora = el("span", "dora-row");
-    dora.append(el("span", "label", t("table.dora")));
-    for (const x of st.dora) dora.append(tileEl(x, { classes: ["mini"] }));
+    if (nanchang) {
+      dora.append(el("span", "label", t("table.indicator")));
+      if (st.indicator) dora.append(tileEl(st.indicator, { classes: ["mini"] }));
+    } else {
+      dora.append(el("span", "label", t("table.dora")));
+      for (const x of st.dora) dora.append(tileEl(x, { classes: ["mini"] }));
+    }
     info.append(dora);
     page.append(info);
 
-    const doraSet = doraKinds(st.dora);
+    const doraSet = doraKinds(st.dora, st.seats);
     const seats = el("div", "replay-seats");
-    for (let seat = 0; seat < 4; seat++) seats.append(this.seatEl(st, seat, doraSet));
+    seats.dataset.seats = String(st.seats);
+    for (let seat = 0; seat < st.seats; seat++) seats.append(this.seatEl(st, seat, doraSet, nanchang));
     page.append(seats);
+    markJokers(page, st.jokers);
 
     this.root.replaceChildren(page);
   }
 
-  seatEl(st, seat, doraSet) {
+  seatEl(st, seat, doraSet, nanchang = false) {
     const box = el("div", "replay-seat card");
     box.dataset.seat = String(seat);
     if (st.turn === seat) box.classList.add("turn");
-    const wind = WINDS[(seat - st.round.dealer + 4) % 4];
+    const wind = seatWind(seat, st.round.dealer, st.seats);
     const top = el("div", "seat-top");
     top.append(el("span", "plate-wind", t(`wind_short.${wind}`)));
     top.append(el("strong", "", this.nameOf(seat)));
@@ -361,13 +404,19 @@ export class ReplayScreen {
     const melds = el("span", "melds");
     for (const m of st.melds[seat]) {
       const mb = el("span", "meld");
-      for (const part of meldLayout(m, seat)) {
+      for (const part of meldLayout(m, seat, st.seats, nanchang)) {
         mb.append(tileEl(part.tile, { sideways: part.sideways, back: part.back }));
         if (part.stacked) mb.append(tileEl(part.stacked, { sideways: true }));
       }
       melds.append(mb);
     }
     hand.append(melds);
+    if (st.nuki[seat]) {
+      const nuki = el("span", "nuki");
+      nuki.dataset.testid = "nuki";
+      for (let i = 0; i < st.nuki[seat]; i++) nuki.append(tileEl("4z", { dora: doraSet.has(kindOf("4z")) }));
+      hand.append(nuki);
+    }
     box.append(hand);
     const river = el("div", "seat-river");
     river.dataset.testid = "seat-river";

@@ -3,6 +3,7 @@ import { t, yakuName } from "./i18n.js";
 import { seatName } from "./names.js";
 import { tileEl, doraKinds, kindOf, sortTiles } from "./tiles.js";
 import { meldLayout } from "./melds.js";
+import { isLedgerResult, renderLedgerResult, renderLedgerFinal } from "./ledger.js";
 
 function el(tag, cls, text) {
   const e = document.createElement(tag);
@@ -25,11 +26,11 @@ function tilesRow(tiles, dora, cls = "") {
   return row;
 }
 
-function meldsRow(melds, owner, dora) {
+function meldsRow(melds, owner, dora, seats = 4) {
   const row = el("span", "melds");
   for (const m of melds || []) {
     const box = el("span", "meld");
-    for (const part of meldLayout(m, owner)) {
+    for (const part of meldLayout(m, owner, seats)) {
       box.append(tileEl(part.tile, { sideways: part.sideways, back: part.back, dora: !part.back && dora.has(kindOf(part.tile)) }));
       if (part.stacked) box.append(tileEl(part.stacked, { sideways: true }));
     }
@@ -44,9 +45,10 @@ function deltasTable(data, ctx) {
   const head = el("tr");
   head.append(el("th", "", t("result.player")), el("th", "", t("result.score_changes")), el("th", "", t("result.final_points")));
   tbl.append(head);
-  for (let s = 0; s < 4; s++) {
+  const seats = (data.deltas || data.scores || [0, 0, 0, 0]).length;
+  for (let s = 0; s < seats; s++) {
     const tr = el("tr");
-    const d = (data.deltas || [0, 0, 0, 0])[s];
+    const d = (data.deltas || [])[s] ?? 0;
     tr.append(el("td", "", nameOf(ctx, s)));
     tr.append(el("td", d > 0 ? "plus" : d < 0 ? "minus" : "", signed(d)));
     tr.append(el("td", "", String((data.scores || [])[s] ?? "")));
@@ -70,7 +72,7 @@ function winnerEl(w, data, ctx) {
     ? t("result.tsumo_by", { name: nameOf(ctx, w.seat) })
     : t("result.ron_by", { name: nameOf(ctx, w.seat), from: nameOf(ctx, w.from_seat) });
   box.append(el("h3", "", title));
-  const dora = doraKinds(data.dora_indicators);
+  const dora = doraKinds(data.dora_indicators, (data.deltas || []).length || 4);
   const hand = el("div", "result-hand");
   const rest = [...w.hand];
   const wi = rest.lastIndexOf(w.win_tile);
@@ -78,7 +80,7 @@ function winnerEl(w, data, ctx) {
   hand.append(tilesRow(sortTiles(rest), dora));
   const win = tilesRow([w.win_tile], dora, "win-tile");
   hand.append(win);
-  hand.append(meldsRow(w.melds, w.seat, dora));
+  hand.append(meldsRow(w.melds, w.seat, dora, (data.deltas || []).length || 4));
   box.append(hand);
 
   const ind = el("div", "result-dora");
@@ -102,7 +104,7 @@ function winnerEl(w, data, ctx) {
     li.append(el("span", "", yakuName(y.id)), el("span", "", t("result.han", { n: y.han })));
     list.append(li);
   }
-  for (const k of ["dora", "aka", "ura"]) {
+  for (const k of ["dora", "aka", "ura", "nuki"]) {
     if (w[k] > 0) {
       const li = el("li");
       li.dataset.yaku = k;
@@ -124,6 +126,10 @@ function winnerEl(w, data, ctx) {
 
 /** A round result card: agari (has winners) or ryuukyoku (has reason). */
 export function renderResult(card, data, ctx, h) {
+  if (isLedgerResult(data)) {
+    renderLedgerResult(card, data, ctx, ctx.mySeat != null ? continueButton(h) : null);
+    return;
+  }
   card.dataset.kind = data.winners ? "agari" : "ryuukyoku";
   if (data.winners) {
     card.append(el("h2", "", t("result.agari")));
@@ -151,6 +157,11 @@ export function renderResult(card, data, ctx, h) {
 
 /** Final standings: final = [{seat, points, rank, score}]. */
 export function renderFinal(card, final, ctx, h) {
+  if (ctx.variant === "nanchang" || (ctx.view && ctx.view.variant === "nanchang")) {
+    renderLedgerFinal(card, final, ctx);
+    card.append(homeLink());
+    return;
+  }
   card.dataset.kind = "final";
   card.append(el("h2", "", t("result.final")));
   const tbl = el("table", "standings");
@@ -176,8 +187,12 @@ export function renderFinal(card, final, ctx, h) {
     tbl.append(tr);
   }
   card.append(tbl);
+  card.append(homeLink());
+}
+
+function homeLink() {
   const home = el("a", "button", t("common.back_home"));
   home.href = "#/";
   home.dataset.testid = "home-link";
-  card.append(home);
+  return home;
 }

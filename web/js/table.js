@@ -4,15 +4,19 @@
 import { t } from "./i18n.js";
 import { seatName } from "./names.js";
 import { tileEl, doraKinds, kindOf, sortTiles } from "./tiles.js";
-import { relPos, meldLayout } from "./melds.js";
+import { meldLayout } from "./melds.js";
 import { renderResult, renderFinal } from "./results.js";
+import { WINDS, seatCount, seatPosition, seatWind } from "./seats.js";
+import { markJokers } from "./jokers.js";
 
-const WINDS = ["E", "S", "W", "N"];
-// Relative position of a seat seen from the viewer: 0 self (bottom), 1 shimocha (right),
-// 2 toimen (top), 3 kamicha (left). The zone of each is rotated to face its owner.
+// Position of a seat seen from the viewer (seats.js): 0 self (bottom), 1 shimocha (right),
+// 2 toimen (top), 3 kamicha (left); three seats have no toimen. The zone of each is
+// rotated to face its owner.
 const ZONE_ROTATION = [0, -90, 180, 90];
 // Button order, which is also the order of the 1-9 keyboard shortcuts.
-const BUTTON_ORDER = ["tsumo", "ron", "riichi", "chi", "pon", "daiminkan", "ankan", "kakan", "kyuushu", "pass"];
+const BUTTON_ORDER = ["tsumo", "ron", "riichi", "chi", "pon", "daiminkan", "ankan", "kakan", "nuki", "kyuushu", "pass"];
+// Sanma's nukidora: the norths a seat has set aside (S-rules), shown beside its hand.
+const NORTH = "4z";
 
 function el(tag, cls, text) {
   const e = document.createElement(tag);
@@ -21,10 +25,10 @@ function el(tag, cls, text) {
   return e;
 }
 
-function meldEl(meld, owner, dora) {
+function meldEl(meld, owner, dora, seats = 4, openAnkan = false) {
   const box = el("span", `meld meld-${meld.type}`);
   box.dataset.meld = meld.type;
-  for (const part of meldLayout(meld, owner)) {
+  for (const part of meldLayout(meld, owner, seats, openAnkan)) {
     if (part.stacked) {
       const stack = el("span", "kakan-stack");
       stack.append(
@@ -63,9 +67,25 @@ function riverEl(player, dora) {
   return river;
 }
 
+/** The norths a seat has pulled (sanma nukidora), face up beside its hand. */
+function nukiEl(player, dora) {
+  const box = el("span", "nuki");
+  box.dataset.testid = "nuki";
+  box.dataset.seat = player.seat;
+  box.title = t("table.nuki");
+  for (let i = 0; i < (player.nuki || 0); i++) box.append(tileEl(NORTH, { dora: dora.has(kindOf(NORTH)) }));
+  return box;
+}
+
+/** Whether a view is of Nanchang (jokers and a points ledger instead of dora and sticks). */
+export function isNanchang(view) {
+  return !!view && view.variant === "nanchang";
+}
+
 function plateEl(ctx, player) {
   const { view, players, mySeat } = ctx;
-  const rel = relPos(player.seat, mySeat ?? 0);
+  const seats = seatCount(view);
+  const rel = seatPosition(player.seat, mySeat ?? 0, seats);
   const plate = el("div", `plate plate-${rel}`);
   plate.dataset.seat = player.seat;
   if (view.turn === player.seat) plate.classList.add("turn");
@@ -75,8 +95,10 @@ function plateEl(ctx, player) {
     || (view.phase === "play" && view.last_discard == null && view.turn === player.seat);
   if (deciding) plate.classList.add("waiting");
   const top = el("div", "plate-top");
-  top.append(el("span", "plate-wind", t(`wind_short.${player.wind}`)));
-  top.append(el("span", "plate-score", String(player.score)));
+  const wind = player.wind || seatWind(player.seat, (view.round || {}).dealer ?? 0, seats);
+  top.append(el("span", "plate-wind", t(`wind_short.${wind}`)));
+  const score = isNanchang(view) && player.score > 0 ? `+${player.score}` : String(player.score);
+  top.append(el("span", "plate-score", score));
   if (player.riichi) top.append(el("span", "riichi-stick", ""));
   plate.append(top);
   const p = players && players.find((x) => x.seat === player.seat);
@@ -87,7 +109,7 @@ function plateEl(ctx, player) {
   return plate;
 }
 
-function handBacksEl(player, dora) {
+function handBacksEl(player, dora, seats, openAnkan) {
   const row = el("div", "opp-hand");
   const concealed = el("span", "opp-concealed");
   const n = player.hand_count || 0;
@@ -98,8 +120,9 @@ function handBacksEl(player, dora) {
   }
   row.append(concealed);
   const melds = el("span", "melds");
-  for (const m of player.melds || []) melds.append(meldEl(m, player.seat, dora));
+  for (const m of player.melds || []) melds.append(meldEl(m, player.seat, dora, seats, openAnkan));
   row.append(melds);
+  if (player.nuki) row.append(nukiEl(player, dora));
   return row;
 }
 
@@ -108,8 +131,13 @@ function centerEl(ctx) {
   const c = el("div", "center");
   const info = el("div", "center-info");
   const r = view.round || {};
-  info.append(el("div", "round-name", t("table.round", { wind: t(`wind.${r.wind}`), kyoku: r.kyoku })));
-  info.append(el("div", "round-sub", `${t("table.honba", { n: r.honba ?? 0 })} · ${t("table.sticks", { n: r.riichi_sticks ?? 0 })}`));
+  if (isNanchang(view)) {
+    info.append(el("div", "round-name", t("table.round", { wind: t(`wind.${r.wind}`), kyoku: r.hand_number })));
+    info.append(el("div", "round-sub", t("table.repeat", { n: r.repeat ?? 0 })));
+  } else {
+    info.append(el("div", "round-name", t("table.round", { wind: t(`wind.${r.wind}`), kyoku: r.kyoku })));
+    info.append(el("div", "round-sub", `${t("table.honba", { n: r.honba ?? 0 })} · ${t("table.sticks", { n: r.riichi_sticks ?? 0 })}`));
+  }
   const wall = el("div", "wall-left", t("table.wall_left", { n: view.wall_left }));
   wall.dataset.testid = "wall-left";
   info.append(wall);
@@ -141,6 +169,8 @@ function optionTiles(action, view) {
       return [action.tile, action.tile, action.tile, action.tile];
     case "kakan":
       return [action.tile];
+    case "nuki":
+      return [NORTH];
     default:
       return [];
   }
@@ -173,7 +203,7 @@ function actionBarEl(ctx, h) {
     for (const g of groupActions(ctx.view.legal_actions)) {
       const single = g.options.length === 1;
       const tiles = single ? optionTiles(g.options[0], ctx.view) : [];
-      buttons.push([t(`action.${g.type}`), () => h.onGroup(g), g.type === "ankan" || g.type === "kakan" ? tiles : [], g.type]);
+      buttons.push([t(`action.${g.type}`), () => h.onGroup(g), ["ankan", "kakan", "nuki"].includes(g.type) ? tiles : [], g.type]);
     }
   }
   buttons.forEach(([label, fn, tiles, action], i) => {
@@ -214,7 +244,7 @@ function myHandEl(ctx, h) {
   const box = el("div", "myhand");
   box.dataset.testid = "myhand";
   if (!me || !me.hand) return box;
-  const dora = doraKinds(view.dora_indicators);
+  const dora = doraKinds(view.dora_indicators, seatCount(view));
   const actions = ctx.busy ? [] : view.legal_actions || [];
   const riichiMode = ctx.mode && ctx.mode.kind === "riichi";
   const want = riichiMode ? "riichi" : "discard";
@@ -240,12 +270,31 @@ function myHandEl(ctx, h) {
   });
   box.append(row);
   const melds = el("div", "melds own-melds");
-  for (const m of me.melds || []) melds.append(meldEl(m, me.seat, dora));
+  for (const m of me.melds || []) melds.append(meldEl(m, me.seat, dora, seatCount(view), isNanchang(view)));
   box.append(melds);
+  if (me.nuki) box.append(nukiEl(me, dora));
+  return box;
+}
+
+/** Nanchang: the turned-up tile and the two jokers it makes (正精 and 副精). */
+function jokersEl(view) {
+  const box = el("div", "dora-box jokers-box");
+  box.append(el("span", "label", t("table.indicator")));
+  const ind = el("span", "dora-tiles");
+  ind.dataset.testid = "indicator";
+  ind.append(tileEl(view.indicator || null, { back: !view.indicator, classes: ["mini", "indicator"] }));
+  box.append(ind);
+  const j = view.jokers || {};
+  box.append(el("span", "label", t("table.jokers")));
+  const row = el("span", "dora-tiles");
+  row.dataset.testid = "jokers";
+  for (const x of [j.zheng, j.fu]) if (x) row.append(tileEl(x, { classes: ["mini"] }));
+  box.append(row);
   return box;
 }
 
 function doraEl(view) {
+  if (isNanchang(view)) return jokersEl(view);
   const box = el("div", "dora-box");
   box.append(el("span", "label", t("table.dora")));
   const row = el("span", "dora-tiles");
@@ -296,6 +345,9 @@ export function renderTable(root, ctx, h) {
   screen.dataset.seat = ctx.mySeat ?? "";
   screen.dataset.busy = ctx.busy ? "true" : "false";
   const viewer = ctx.mySeat ?? 0;
+  const seats = seatCount(view);
+  screen.dataset.seats = String(seats);
+  screen.dataset.variant = view.variant || (seats === 3 ? "sanma" : "riichi");
 
   const top = el("div", "table-top");
   top.append(doraEl(view));
@@ -315,15 +367,15 @@ export function renderTable(root, ctx, h) {
 
   const wrap = el("div", "board-wrap");
   const board = el("div", "board");
-  const dora = doraKinds(view.dora_indicators);
+  const dora = doraKinds(view.dora_indicators, seatCount(view));
   board.append(centerEl(ctx));
   for (const p of view.players) {
-    const rel = relPos(p.seat, viewer);
+    const rel = seatPosition(p.seat, viewer, seats);
     const zone = el("div", `zone zone-${rel}`);
     zone.dataset.seat = p.seat;
     zone.style.setProperty("--rot", `${ZONE_ROTATION[rel]}deg`);
     zone.append(riverEl(p, dora));
-    if (rel !== 0 || ctx.mySeat == null) zone.append(handBacksEl(p, dora));
+    if (rel !== 0 || ctx.mySeat == null) zone.append(handBacksEl(p, dora, seats, isNanchang(view)));
     board.append(zone);
   }
   wrap.append(board);
@@ -355,6 +407,8 @@ export function renderTable(root, ctx, h) {
     ov.append(card);
     screen.append(ov);
   }
+  // Jokers are the round's: every tile of their kinds is marked, wherever it is shown.
+  markJokers(screen, view.jokers);
   root.append(screen);
 }
 

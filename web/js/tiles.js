@@ -21,16 +21,17 @@ export function sortTiles(tiles) {
   return [...tiles].sort((a, b) => sortKey(a) - sortKey(b));
 }
 
-/** R5: the dora kind an indicator points to. */
-export function doraKindOf(indicator) {
+/** R5: the dora kind an indicator points to (S10, three seats: 1m points to 9m). */
+export function doraKindOf(indicator, seats = 4) {
   const k = kindOf(indicator);
+  if (seats === 3 && k === 0) return 8;
   if (k < 27) return k % 9 === 8 ? k - 8 : k + 1;
   if (k <= 30) return k === 30 ? 27 : k + 1;
   return k === 33 ? 31 : k + 1;
 }
 
-export function doraKinds(indicators) {
-  return new Set((indicators || []).map(doraKindOf));
+export function doraKinds(indicators, seats = 4) {
+  return new Set((indicators || []).map((x) => doraKindOf(x, seats)));
 }
 
 /**
