@@ -215,6 +215,7 @@ def create_app(
 
     app.include_router(players.router)
     app.include_router(lobbies.router)
+    app.include_router(lobbies.me_router)
     app.include_router(games.router)
     app.include_router(score.router)
     app.include_router(history.router)
