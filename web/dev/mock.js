@@ -78,3 +78,8 @@ export const logEvents = [
   { type: "riichi_accepted", seat: 1, double: false, scores: [31200, 18700, 24100, 25000], riichi_sticks: 1 },
   { type: "new_dora", indicator: "9s", dora_indicators: ["4p", "9s"] },
 ];
+
+// In riichi, own turn: only the drawn tile may go (the Auto toggle discards it).
+views.after_riichi = structuredClone(views.discard);
+views.after_riichi.players[0].riichi = true;
+views.after_riichi.legal_actions = [{ type: "discard", seat: 0, tile: "7s" }];

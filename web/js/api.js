@@ -46,6 +46,8 @@ export const api = {
   removeBot: (code, slot) => http("DELETE", `api/lobbies/${encodeURIComponent(code)}/bots/${slot}`),
   ready: (code, ready) => http("POST", `api/lobbies/${encodeURIComponent(code)}/ready`, { ready }),
   start: (code) => http("POST", `api/lobbies/${encodeURIComponent(code)}/start`),
+  rematch: (code, gameId) => http("POST", `api/lobbies/${encodeURIComponent(code)}/rematch`, { game_id: Number(gameId) }),
+  myLobbies: () => http("GET", "api/me/lobbies"),
   games: (playerId) => http("GET", `api/games?player=${playerId}&limit=20`),
   game: (id, key) => http("GET", `api/games/${encodeURIComponent(id)}${key ? `?key=${encodeURIComponent(key)}` : ""}`),
 };

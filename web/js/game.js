@@ -4,6 +4,8 @@ import { api, LiveSocket } from "./api.js";
 import { t, onLangChange } from "./i18n.js";
 import { renderTable, tickTimer } from "./table.js";
 import { kindOf, sortTiles } from "./tiles.js";
+import { TableExtras } from "./tablextras.js";
+import { errorText } from "./errors.js";
 
 
 export class GameScreen {
@@ -30,6 +32,7 @@ export class GameScreen {
     this.toast = null;
     this.log = [];
     this.resyncing = false;
+    this.extras = new TableExtras(this);
     root.replaceChildren(Object.assign(document.createElement("p"), { textContent: t("common.loading") }));
     this.onKey = (e) => this.key(e);
     document.addEventListener("keydown", this.onKey);
@@ -63,6 +66,7 @@ export class GameScreen {
     document.removeEventListener("keydown", this.onKey);
     this.offLang();
     cancelAnimationFrame(this.raf);
+    this.extras.destroy();
   }
 
   frame() {
@@ -95,12 +99,14 @@ export class GameScreen {
       case "welcome":
         this.mySeat = m.seat;
         this.players = m.players || [];
+        this.extras.onWelcome(m);
         // "replay": the missed events follow, numbered from our last version on, so keep
         // it to chain them; "resync": only a view follows, which sets the version.
         if (m.mode !== "replay") this.version = null;
         break;
       case "players":
         this.players = m.players || [];
+        this.extras.onPlayers(m);
         if (this.view) this.render();
         break;
       case "event":
@@ -115,6 +121,7 @@ export class GameScreen {
         if (m.event) this.event(m.event);
         break;
       case "view":
+        this.extras.beforeView();
         this.resyncing = false;
         this.version = m.version;
         this.view = m.view;
@@ -124,6 +131,7 @@ export class GameScreen {
         if (this.mode && !this.modeStillLegal()) this.mode = null;
         this.syncOverlay();
         this.render();
+        this.extras.afterView();
         break;
       case "game_over":
         this.overlay = { kind: "final", data: m.results };
@@ -131,7 +139,7 @@ export class GameScreen {
         break;
       case "error":
         this.busy = false;
-        this.flash(m.message || m.code);
+        this.flash(errorText(m));
         if (m.code === "stale") this.sock.send({ type: "resync" });
         else if (this.view) this.render();
         break;
@@ -142,6 +150,7 @@ export class GameScreen {
 
   event(ev) {
     this.logEvent(ev);
+    this.extras.onEvent(ev);
     if (ev.type === "discard") {
       this.showDiscard(ev);
     } else if (ev.type === "agari" || ev.type === "ryuukyoku") {
@@ -268,6 +277,7 @@ export class GameScreen {
         },
       },
     );
+    this.extras.decorate(this.root);
     if (this.toast) {
       const d = document.createElement("div");
       d.className = "toast";
