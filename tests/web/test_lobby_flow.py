@@ -95,7 +95,7 @@ def test_invite_link_during_a_game_returns_members_and_lets_others_watch(
 
 @pytest.mark.parametrize("size", SIZES)
 def test_host_is_never_not_ready_and_start_says_what_is_missing(
-    browser: Any, app_server: AppServer, size: dict[str, int]
+    browser: Any, app_server: AppServer, size: dict[str, int], artifacts: Any
 ) -> None:
     host = open_person(browser, app_server.url, "Hana", size)
     code = create_lobby(host.page, timer=True)
@@ -129,6 +129,7 @@ def test_host_is_never_not_ready_and_start_says_what_is_missing(
     yuki.page.get_by_test_id("ready").filter(has_text="Cancel my ready").wait_for()
     page.get_by_test_id("start-hint").filter(has_text="全員準備完了です").wait_for()
     _no_sideways_scroll(page)
+    yuki.page.screenshot(path=str(artifacts / f"lobby-guest-{size['width']}.png"), full_page=True)
     page.get_by_test_id("start").click()
     page.locator(".hand-tiles .tile").first.wait_for()
     yuki.page.locator(".hand-tiles .tile").first.wait_for()

@@ -177,6 +177,8 @@ export class LobbyScreen {
       // The host starts the game: there is no "ready" to wait for from them.
       const isHost = s.player && s.player.id === l.host_id;
       if ((s.player && !isHost) || s.bot) li.append(el("span", s.ready ? "tag ready" : "tag", s.ready ? t("lobby.is_ready") : t("lobby.not_ready")));
+      // After a game the host's flag can only mean one thing: they asked for a rematch.
+      else if (isHost && s.ready && l.game) li.append(el("span", "tag ready", t("lobby.rematch_asked")));
       if (l.status === "open") {
         if (!s.player && !s.bot) {
           if (host) li.append(button(t("lobby.add_bot"), `add-bot-${s.slot}`, () => this.act(() => api.addBot(this.code, this.botLevel, s.slot))));
