@@ -9,13 +9,22 @@ watcher count, the clock's discard and the tab title."""
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from tests.web.conftest import DESKTOP, PHONE, AppServer
-from tests.web.player import Stats, add_bots, create_lobby, open_person, play_until, table_state
+from tests.web.player import (
+    Stats,
+    add_bots,
+    create_lobby,
+    open_person,
+    play_until,
+    step,
+    table_state,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -178,6 +187,63 @@ def test_final_screen_goes_back_to_lobby_and_rematches(
     assert bots == [None, "efficient", "efficient", "efficient"]
     assert me.errors == []
     me.context.close()
+
+
+def _play_together(pages: list[Any], deadline_s: float) -> None:
+    """Click through a game with several people: a round goes on once all of them
+    continued, so each result card is answered without waiting for the next round."""
+    stats = Stats()
+    end = time.monotonic() + deadline_s
+    while True:
+        states = [table_state(p) for p in pages]
+        if all(st is not None and st["overlay"] == "final" for st in states):
+            return
+        assert time.monotonic() < end, f"the game did not end in {deadline_s}s: {stats}"
+        moved = False
+        for page, st in zip(pages, states, strict=True):
+            if st is None or st["overlay"] == "final":
+                continue
+            if st["overlay"] in ("agari", "ryuukyoku"):
+                button = page.get_by_test_id("continue")
+                if button.count():
+                    button.click()
+                    moved = True
+                continue
+            moved = step(page, stats) != "idle" or moved
+        if not moved:
+            time.sleep(0.03)
+
+
+def test_rematch_waits_in_the_lobby_for_the_others(browser: Any, app_server: AppServer) -> None:
+    host = open_person(browser, app_server.url, "Hana")
+    r = host.page.request.post(f"{app_server.url}/api/lobbies", data={"rules": SHORT})
+    code = r.json()["code"]
+    yuki = open_person(browser, app_server.url, "Yuki")
+    yuki.page.goto(f"{app_server.url}/#/join/{code}")
+    yuki.page.get_by_test_id("ready").click()
+    host.page.goto(f"{app_server.url}/#/lobby/{code}")
+    add_bots(host.page, [2, 3])
+    host.page.get_by_test_id("start-hint").filter(has_text="Everyone is ready").wait_for()
+    host.page.get_by_test_id("start").click()
+    host.page.locator(".hand-tiles .tile").first.wait_for()
+    yuki.page.locator(".hand-tiles .tile").first.wait_for()
+    first = _game_id(host.page)
+
+    _play_together([host.page, yuki.page], deadline_s=180)
+    # The host asks first and waits in the lobby, marked as asking.
+    host.page.get_by_test_id("rematch").click()
+    host.page.locator(".lobby[data-status='open']").wait_for()
+    assert "Rematch asked" in host.page.locator(".slot[data-slot='0']").inner_text()
+    assert host.page.get_by_test_id("start-hint").inner_text() == "Waiting for Yuki to be ready."
+    # Yuki's request starts it: both are taken to the new game, in the same seats.
+    yuki.page.get_by_test_id("rematch").click()
+    for person, seat in ((host, "0"), (yuki, "1")):
+        person.page.wait_for_function("(h) => location.hash !== h", arg=f"#/game/{first}")
+        person.page.locator(f".table-screen[data-seat='{seat}'] .hand-tiles .tile").first.wait_for()
+    assert _game_id(host.page) == _game_id(yuki.page) > first
+    assert host.errors == [] and yuki.errors == []
+    host.context.close()
+    yuki.context.close()
 
 
 class Mock:
