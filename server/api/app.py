@@ -231,6 +231,7 @@ def create_app(
     app.include_router(stats.router)
     app.include_router(lobbies.router)
     app.include_router(variants.router)
+    app.include_router(lobbies.me_router)
     app.include_router(games.router)
     app.include_router(score.router)
     app.include_router(history.router)

@@ -24,16 +24,18 @@ from server.api.schemas import (
     LobbyCreate,
     LobbyUpdate,
     ReadyBody,
+    RematchBody,
     SeatBody,
     SlotPath,
 )
 from server.db import games, lobbies
 from server.db.lobbies import LobbyError
 from server.db.models import Lobby, Player
-from server.tables.options import game_setup, stored_rules
+from server.tables.options import TIMER_KEYS, game_setup, stored_rules
 from server.tables.table import SeatSpec
 
 router = APIRouter(prefix="/api/lobbies", tags=["lobbies"])
+me_router = APIRouter(prefix="/api/me", tags=["lobbies"])
 log = logging.getLogger(__name__)
 
 STATUS = {
@@ -49,6 +51,20 @@ STATUS = {
     "bad_input": 422,
     "bad_rules": 422,
 }
+
+
+# A private lobby's thinking time unless its rules say otherwise: friends chat and
+# think; the presets' rooms (5 + 10 or 5 + 20) are for strangers.
+LOBBY_TIMER = {"think_seconds": 10, "bank_seconds": 60}
+
+
+def lobby_rules(spec: str | dict[str, Any]) -> str | dict[str, Any]:
+    """A new lobby's rules spec with the lobby's thinking time when it names none."""
+    if isinstance(spec, str):
+        return {"preset": spec, **LOBBY_TIMER}
+    if any(k in spec for k in TIMER_KEYS):
+        return spec
+    return {**spec, **LOBBY_TIMER}
 
 
 def validated_rules(spec: str | dict[str, Any]) -> dict[str, Any]:
@@ -132,7 +148,7 @@ async def create_lobby(
 ) -> dict[str, Any]:
     """Create a private lobby; the host takes slot 0."""
     check_rate(ctx.lobby_limiter, request, "new lobbies", player)
-    rules = validated_rules(body.rules)
+    rules = validated_rules(lobby_rules(body.rules))
 
     def work(s: Session) -> dict[str, Any]:
         host = s.get(Player, player.id)
@@ -214,3 +230,23 @@ async def set_ready(
 async def start_game(code: LobbyCode, player: CurrentPlayer, ctx: Ctx) -> dict[str, Any]:
     """Seat everyone, roll for the first dealer and open the table."""
     return await _change(ctx, code, lambda s, lobby: lobbies.start(s, lobby, player))
+
+
+@router.post("/{code}/rematch")
+async def rematch(
+    code: LobbyCode, body: RematchBody, player: CurrentPlayer, ctx: Ctx
+) -> dict[str, Any]:
+    """Ask for another game after ``game_id`` (the final screen's "Rematch"): it starts,
+    same rules and seats, once every human still in the lobby has asked."""
+    return await _change(
+        ctx, code, lambda s, lobby: lobbies.rematch(s, lobby, player, body.game_id)
+    )
+
+
+@me_router.get("/lobbies")
+async def my_lobbies(player: CurrentPlayer, ctx: Ctx) -> dict[str, Any]:
+    """The open and playing lobbies you sit in (playing first, then newest; at most 20),
+    each a Lobby object: the home page's "Return to your game" and open lobbies."""
+    pid = player.id
+    rows = await ctx.run_db(lambda s: lobbies.my_lobbies(s, pid))
+    return {"lobbies": [with_watch_path(ctx, lobby) for lobby in rows]}

@@ -99,6 +99,10 @@ class ReadyBody(Strict):
     ready: bool = True
 
 
+class RematchBody(Strict):
+    game_id: int = Field(ge=1, le=MAX_ID)
+
+
 # WebSocket client messages ---------------------------------------------------
 
 

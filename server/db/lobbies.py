@@ -290,6 +290,10 @@ def start(s: Session, lobby: Lobby, player: Player) -> StartedGame:
     """Seat everyone, roll for the first dealer and create the game row."""
     _require_open(lobby)
     _require_host(lobby, player)
+    return _start(s, lobby, None)
+
+
+def _start(s: Session, lobby: Lobby, order: list[LobbySeat] | None) -> StartedGame:
     variant = lobby_variant(lobby.rules)
     if len(lobby.seats) < variant.seats:
         raise LobbyError("not_ready", f"{variant.seats} players or bots are needed")
@@ -300,9 +304,12 @@ def start(s: Session, lobby: Lobby, player: Player) -> StartedGame:
     ]
     if waiting:
         raise LobbyError("not_ready", f"not ready: {', '.join(waiting)}")
-    ordered = sorted(lobby.seats, key=lambda x: x.slot)
-    if lobby.seat_mode == "draw":
-        secrets.SystemRandom().shuffle(ordered)
+    if order is not None:
+        ordered = order
+    else:
+        ordered = sorted(lobby.seats, key=lambda x: x.slot)
+        if lobby.seat_mode == "draw":
+            secrets.SystemRandom().shuffle(ordered)
     dice = roll_dice()
     # Seat 0 rolls and counts counter-clockwise from itself (1 = itself), seed 000,
     # round the seats the game has. (Nanchang's engine rolls again for its dealer, N3:
@@ -327,6 +334,68 @@ def start(s: Session, lobby: Lobby, player: Player) -> StartedGame:
     lobby.game_id = game.id
     s.flush()
     return StartedGame(game.id, seed, dict(lobby.rules), first_dealer, dice, tuple(seats))
+
+
+def rematch(s: Session, lobby: Lobby, player: Player, game_id: int) -> StartedGame | None:
+    """A member asks for another game after ``game_id``, the lobby's last one.
+
+    The request is the member's ready flag (the host's included); once every human
+    still in the lobby has asked and every seat is taken, the game starts with the
+    same rules and, where the same people and bots sit, the same seats (also in
+    ``draw`` mode). People who left the lobby are not waited for. Asking again after
+    the rematch started changes nothing (the answer shows the new game)."""
+    if _member_seat(lobby, player) is None:
+        raise LobbyError("not_member", "you are not in this lobby")
+    if lobby.game_id is not None and lobby.game_id > game_id and lobby.status == "playing":
+        return None  # the rematch has already started
+    if lobby.game_id != game_id:
+        raise LobbyError("bad_input", f"game {game_id} is not this lobby's last game")
+    if lobby.status == "playing":
+        raise LobbyError("not_open", "the game is still being played")
+    _require_open(lobby)
+    ls = _member_seat(lobby, player)
+    assert ls is not None
+    ls.ready = True
+    s.flush()
+    seats = lobby_variant(lobby.rules).seats
+    if len(lobby.seats) < seats or not all(
+        x.ready for x in lobby.seats if x.player_id is not None
+    ):
+        return None
+    return _start(s, lobby, _previous_order(s, lobby, game_id))
+
+
+def _previous_order(s: Session, lobby: Lobby, game_id: int) -> list[LobbySeat] | None:
+    """The lobby's seats in the order they sat at ``game_id``, when the same people and
+    bot levels fill them; else None (seats by slot, or drawn)."""
+    game = s.get(Game, game_id)
+    if game is None:
+        return None
+    free = list(lobby.seats)
+    order: list[LobbySeat] = []
+    for gs in sorted(game.seats, key=lambda x: x.seat):
+        match = next(
+            (x for x in free if (x.player_id, x.bot) == (gs.player_id, gs.bot)),
+            None,
+        )
+        if match is None:
+            return None
+        free.remove(match)
+        order.append(match)
+    return order if not free else None
+
+
+def my_lobbies(s: Session, player_id: int, limit: int = 20) -> list[dict[str, Any]]:
+    """The open and playing lobbies the player sits in: playing first, then newest."""
+    rows = s.scalars(
+        select(Lobby)
+        .join(LobbySeat, LobbySeat.lobby_id == Lobby.id)
+        .where(LobbySeat.player_id == player_id, Lobby.status.in_(("open", "playing")))
+        .order_by((Lobby.status == "playing").desc(), Lobby.id.desc())
+        .limit(limit)
+        .options(selectinload(Lobby.seats).selectinload(LobbySeat.player))
+    ).all()
+    return [lobby_json(s, lobby) for lobby in rows]
 
 
 def touch(s: Session, player: Player) -> None:

@@ -355,6 +355,7 @@ class Table:
                     "mode": "replay" if replay else "resync",
                     "players": self._players(),
                     "seed_commitment": self.seed_commitment,
+                    "spectators": len(self.spectators) + (seat is None),
                 }
             ),
         )
@@ -375,6 +376,7 @@ class Table:
         seat = conn.seat
         if seat is None:
             self.spectators.discard(conn)
+            self._broadcast_players()  # the watcher count went down
             return
         st = self.seats[seat]
         if st.conn is not conn:
@@ -779,7 +781,9 @@ class Table:
         ]
 
     def _broadcast_players(self, exclude: Conn | None = None) -> None:
-        frame = dumps({"type": "players", "players": self._players()})
+        frame = dumps(
+            {"type": "players", "players": self._players(), "spectators": len(self.spectators)}
+        )
         for conn in self._conns():
             if conn is not exclude:
                 self._send(conn, frame)

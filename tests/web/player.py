@@ -48,7 +48,25 @@ class Person:
         return [f for f in self.frames if f.get("type") in ("welcome", "event", "view")]
 
 
-def open_person(browser: Any, base: str, name: str, viewport: dict[str, int] = DESKTOP) -> Person:
+# The table's "Auto" toggles (web/js/autoplay.js), all off: a clicking player makes
+# every decision itself (after riichi too), so nothing races its clicks.
+_NO_AUTO_JS = """() => localStorage.setItem('jantaku.auto', JSON.stringify(
+  {riichiDiscard: false, win: false, noCalls: false, tsumogiri: false}))"""
+
+
+def no_auto(page: Any) -> None:
+    page.evaluate(_NO_AUTO_JS)
+
+
+def open_person(
+    browser: Any,
+    base: str,
+    name: str,
+    viewport: dict[str, int] = DESKTOP,
+    *,
+    auto: bool = False,
+) -> Person:
+    """A new guest on the home page; ``auto`` keeps the table's default Auto toggles."""
     context = browser.new_context(viewport=viewport)
     page = context.new_page()
     person = Person(context, page, base)
@@ -64,6 +82,8 @@ def open_person(browser: Any, base: str, name: str, viewport: dict[str, int] = D
     page.on("request", lambda r: person.requests.append(r.url))
     page.on("pageerror", lambda e: person.errors.append(str(e)))
     page.goto(base + "/")
+    if not auto:
+        no_auto(page)
     page.get_by_test_id("name").fill(name)
     page.get_by_test_id("save-name").click()
     page.get_by_test_id("create-form").wait_for()

@@ -154,3 +154,37 @@ def test_every_literal_key_used_by_the_client_exists() -> None:
     assert len(used) > 60 and len(history) > 30
     assert used - set(en) == set()
     assert history - set(en) == set()
+
+
+def _server_error_codes() -> set[str]:
+    """Every error code a route or the table sends (the client translates them by code)."""
+    codes: set[str] = set()
+    for py in (ROOT / "server").rglob("*.py"):
+        text = py.read_text(encoding="utf-8")
+        codes |= set(re.findall(r"api_error\(\s*\d+,\s*\"([a-z_]+)\"", text))
+        codes |= set(re.findall(r"error_frame\(\s*\"([a-z_]+)\"", text))
+        codes |= set(re.findall(r"LobbyError\(\s*\"([a-z_]+)\"", text))
+    from server.api.lobbies import STATUS
+
+    return codes | set(STATUS)
+
+
+def test_every_user_facing_server_error_is_translated() -> None:
+    # Codes a person can meet (the socket's protocol errors are the client's own bugs).
+    protocol_only = {"bad_json", "unknown_type", "hello_required", "already_hello"}
+    protocol_only |= {"hello_timeout", "auth_failed"}
+    codes = _server_error_codes() - protocol_only
+    assert {"not_ready", "not_open", "lobby_full", "illegal_action", "bad_input"} <= codes
+    for lang, d in _dicts().items():
+        assert {c for c in codes if f"error.{c}" not in d} == set(), lang
+
+
+def test_every_preset_and_bot_level_is_translated() -> None:
+    from server.db.lobbies import BOT_LEVELS
+    from server.engine.registry import VARIANTS
+
+    presets = {p for v in VARIANTS.values() for p in v.presets}
+    assert {"standard", "tenhou-sanma", "nanchang"} <= presets
+    for lang, d in _dicts().items():
+        assert {p for p in presets if f"preset.{p}" not in d} == set(), lang
+        assert {b for b in BOT_LEVELS if f"bot.{b}" not in d} == set(), lang

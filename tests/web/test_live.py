@@ -12,7 +12,7 @@ import pytest
 
 from server.api.auth import watch_key
 from tests.web.conftest import PHONE, AppServer
-from tests.web.player import Stats, add_bots, create_lobby, open_person, play_until
+from tests.web.player import Stats, add_bots, create_lobby, no_auto, open_person, play_until
 
 pytestmark = pytest.mark.browser
 
@@ -219,6 +219,7 @@ def _invited(browser: Any, link: str, name: str) -> Any:
 
     page.on("websocket", on_ws)
     page.goto(link)
+    no_auto(page)
     page.get_by_test_id("name").fill(name)
     page.get_by_test_id("save-name").click()
     page.get_by_test_id("slots").wait_for()

@@ -234,7 +234,8 @@ def test_create_form_options_become_the_lobby_rules(browser: Any, app_server: Ap
     # Choosing a preset loads its defaults into the form (RULES.md presets).
     assert page.locator("select[name=multiple_ron]").input_value() == "double"
     assert not page.locator("input[name=double_yakuman]").is_checked()
-    assert page.locator("input[name=bank_seconds]").input_value() == "10"
+    # The thinking time is the lobby's, not the preset's: it stays relaxed.
+    assert page.locator("input[name=bank_seconds]").input_value() == "60"
     page.select_option("select[name=length]", "tonpuu")
     page.select_option("select[name=red_fives]", "0")
     page.fill("input[name=think_seconds]", "7")

@@ -131,3 +131,7 @@ results.nc_win = {
     deltas: [46, -27, 3, -22], scores: [58, -30, -1, -27], dealer_keeps: false,
   },
 };
+// In riichi, own turn: only the drawn tile may go (the Auto toggle discards it).
+views.after_riichi = structuredClone(views.discard);
+views.after_riichi.players[0].riichi = true;
+views.after_riichi.legal_actions = [{ type: "discard", seat: 0, tile: "7s" }];

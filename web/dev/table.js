@@ -1,6 +1,7 @@
 // The mock table page (table.html): the real table screen on a fake socket.
 // /dev/table.html?case=discard|call|riichi&overlay=agari|draw|final&lang=en|ja|zh
-// &echo=1 (a discard is answered by its event alone). Messages the page sends are
+// &echo=1 (a discard is answered by its event alone), &watchers=N (spectators),
+// &clock=1 (the clock has run out: the drawn tile's discard comes without our action). Messages the page sends are
 // logged as "send {json}" on the console (the browser tests read them).
 import { initI18n, setLang } from "../js/i18n.js";
 import { GameScreen } from "../js/game.js";
@@ -13,9 +14,14 @@ const ov = q.get("overlay");
 const connect = (h) => {
   setTimeout(() => {
     h.onStatus("open");
-    h.onMessage({ type: "welcome", game_id: 0, seat: 0, version: 10, mode: "resync", players });
+    h.onMessage({ type: "welcome", game_id: 0, seat: 0, version: 10, mode: "resync", players, spectators: Number(q.get("watchers") || 0) });
     logEvents.forEach((event, i) => h.onMessage({ type: "event", version: 6 + i, event }));
-    h.onMessage({ type: "view", version: 10, view, timer: { seat: 0, think_ms: 5000, bank_ms: 20000 } });
+    const clock = !!q.get("clock");
+    h.onMessage({ type: "view", version: 10, view, timer: { seat: 0, think_ms: clock ? 0 : 5000, bank_ms: clock ? 0 : 20000 } });
+    if (clock) {
+      const tile = view.players[0].drawn;
+      h.onMessage({ type: "event", version: 11, event: { type: "discard", seat: 0, tile, tsumogiri: true, riichi: false } });
+    }
     if (q.get("gap")) {
       // Two events after a missed one: the page should ask for one resync.
       h.onMessage({ type: "event", version: 12 });

@@ -48,6 +48,8 @@ export const api = {
   start: (code) => http("POST", `api/lobbies/${encodeURIComponent(code)}/start`),
   updateLobby: (code, body) => http("PATCH", `api/lobbies/${encodeURIComponent(code)}`, body),
   variants: () => http("GET", "api/variants"),
+  rematch: (code, gameId) => http("POST", `api/lobbies/${encodeURIComponent(code)}/rematch`, { game_id: Number(gameId) }),
+  myLobbies: () => http("GET", "api/me/lobbies"),
   games: (playerId) => http("GET", `api/games?player=${playerId}&limit=20`),
   game: (id, key) => http("GET", `api/games/${encodeURIComponent(id)}${key ? `?key=${encodeURIComponent(key)}` : ""}`),
   // Accounts, stats and ratings (docs/players.md).

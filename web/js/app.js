@@ -3,6 +3,7 @@
 // header, language switch.
 import { api } from "./api.js";
 import { initI18n, setLang, getLang, LANGS, t, onLangChange } from "./i18n.js";
+import { errorLine } from "./errors.js";
 import { renderHome } from "./home.js";
 import { LobbyScreen, joinAndOpen } from "./lobby.js";
 import { GameScreen } from "./game.js";
@@ -90,7 +91,7 @@ async function route() {
   } catch (e) {
     const p = document.createElement("p");
     p.className = "error";
-    p.textContent = t("common.error", { message: e.message });
+    p.textContent = errorLine(e);
     root.replaceChildren(p);
   }
 }

@@ -5,6 +5,8 @@ import { t, onLangChange } from "./i18n.js";
 import { renderTable, tickTimer } from "./table.js";
 import { kindOf, sortTiles } from "./tiles.js";
 import { rememberCommitment } from "./fairness.js";
+import { TableExtras } from "./tablextras.js";
+import { errorText } from "./errors.js";
 
 
 export class GameScreen {
@@ -32,6 +34,7 @@ export class GameScreen {
     this.toast = null;
     this.log = [];
     this.resyncing = false;
+    this.extras = new TableExtras(this);
     root.replaceChildren(Object.assign(document.createElement("p"), { textContent: t("common.loading") }));
     this.onKey = (e) => this.key(e);
     document.addEventListener("keydown", this.onKey);
@@ -65,6 +68,7 @@ export class GameScreen {
     document.removeEventListener("keydown", this.onKey);
     this.offLang();
     cancelAnimationFrame(this.raf);
+    this.extras.destroy();
   }
 
   frame() {
@@ -98,12 +102,14 @@ export class GameScreen {
         rememberCommitment(this.gameId, m.seed_commitment);
         this.mySeat = m.seat;
         this.players = m.players || [];
+        this.extras.onWelcome(m);
         // "replay": the missed events follow, numbered from our last version on, so keep
         // it to chain them; "resync": only a view follows, which sets the version.
         if (m.mode !== "replay") this.version = null;
         break;
       case "players":
         this.players = m.players || [];
+        this.extras.onPlayers(m);
         if (this.view) this.render();
         break;
       case "event":
@@ -118,6 +124,7 @@ export class GameScreen {
         if (m.event) this.event(m.event);
         break;
       case "view":
+        this.extras.beforeView();
         this.resyncing = false;
         this.version = m.version;
         this.view = m.view;
@@ -127,6 +134,7 @@ export class GameScreen {
         if (this.mode && !this.modeStillLegal()) this.mode = null;
         this.syncOverlay();
         this.render();
+        this.extras.afterView();
         break;
       case "game_over":
         this.showFinal(m.results);
@@ -134,7 +142,7 @@ export class GameScreen {
         break;
       case "error":
         this.busy = false;
-        this.flash(m.message || m.code);
+        this.flash(errorText(m));
         if (m.code === "stale") this.sock.send({ type: "resync" });
         else if (this.view) this.render();
         break;
@@ -145,6 +153,7 @@ export class GameScreen {
 
   event(ev) {
     this.logEvent(ev);
+    this.extras.onEvent(ev);
     if (ev.type === "discard") {
       this.showDiscard(ev);
     } else if (ev.type === "agari" || ev.type === "ryuukyoku") {
@@ -290,6 +299,7 @@ export class GameScreen {
         },
       },
     );
+    this.extras.decorate(this.root);
     if (this.toast) {
       const d = document.createElement("div");
       d.className = "toast";

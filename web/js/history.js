@@ -4,6 +4,7 @@
 import { api, http, ApiError } from "./api.js";
 import { t, yakuName } from "./i18n.js";
 import { elementName } from "./ledger.js";
+import { errorLine } from "./errors.js";
 
 /** A string of the history/replay pages: the key "history.KEY" of the shared dictionaries. */
 export function s(key, params = {}) {
@@ -168,7 +169,7 @@ function gameItem(g, imports, me) {
         list.append(item);
       });
     } catch (err) {
-      list.append(el("li", "error", t("common.error", { message: err.message })));
+      list.append(el("li", "error", errorLine(err)));
     }
   });
   actions.append(replay, toggle);
@@ -223,7 +224,7 @@ function importCard(app) {
       msg.append(a);
     } catch (err) {
       msg.className = "import-msg error";
-      msg.textContent = t("common.error", { message: err.message });
+      msg.textContent = errorLine(err);
     } finally {
       button.disabled = false;
     }
@@ -294,7 +295,7 @@ export async function renderHistory(root, app, parts = []) {
       offset += res.games.length;
       more.style.display = offset >= res.total ? "none" : "";
     } catch (err) {
-      list.append(el("li", "error", t("common.error", { message: err.message })));
+      list.append(el("li", "error", errorLine(err)));
     }
   };
   more.addEventListener("click", load);

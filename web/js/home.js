@@ -1,7 +1,8 @@
 // Home: display name, create a private lobby with its rules, join by link or code, past games.
 import { api } from "./api.js";
-import { t } from "./i18n.js";
+import { t, hasKey } from "./i18n.js";
 import { loadVariants, presetSelect, findPreset } from "./variants.js";
+import { errorLine } from "./errors.js";
 
 function el(tag, attrs = {}, ...children) {
   const e = document.createElement(tag);
@@ -70,11 +71,53 @@ export function rulesFromForm(form) {
 }
 
 // Preset defaults (RULES.md "Presets"); the form starts from these when the preset changes.
+// The thinking time is not the preset's: a private lobby starts relaxed (LOBBY_TIMER).
 const PRESET_DEFAULTS = {
-  standard: { multiple_ron: "double", double_yakuman: true, think_seconds: 5, bank_seconds: 20 },
-  tenhou: { multiple_ron: "double", double_yakuman: false, think_seconds: 5, bank_seconds: 10 },
-  majsoul: { multiple_ron: "triple", double_yakuman: true, think_seconds: 5, bank_seconds: 20 },
+  standard: { multiple_ron: "double", double_yakuman: true },
+  tenhou: { multiple_ron: "double", double_yakuman: false },
+  majsoul: { multiple_ron: "triple", double_yakuman: true },
 };
+// The server's default for a lobby (docs/protocol.md): seconds per action + bank.
+const LOBBY_TIMER = [10, 60];
+
+/** "Your games and lobbies": live games to return to, open lobbies to go back to. */
+async function myLobbiesCard(app) {
+  const list = el("ul", { class: "my-lobbies" });
+  list.dataset.testid = "my-lobbies";
+  const card = el("div", { class: "card mine" }, el("h2", { text: t("home.my_lobbies") }), list);
+  card.hidden = true;
+  try {
+    const { lobbies } = await api.myLobbies();
+    for (const l of lobbies) {
+      const names = l.slots
+        .map((s) => (s.player ? s.player.name : s.bot ? t("lobby.bot", { level: t(`bot.${s.bot}`) }) : null))
+        .filter(Boolean)
+        .join(", ");
+      const li = el("li", { "data-code": l.code, "data-status": l.status });
+      if (l.status === "playing" && l.game) {
+        li.append(
+          el("a", { class: "button primary", href: `#/game/${l.game.id}`, text: t("lobby.return_game"), "data-testid": "return-game" }),
+          el("span", { text: ` ${t("home.live_game")} · ${names}` }),
+        );
+      } else {
+        li.append(
+          el("a", { class: "button", href: `#/lobby/${l.code}`, text: t("home.open_lobby") }),
+          el("span", { text: ` ${presetName(l.rules && l.rules.name)} · ${names}` }),
+        );
+      }
+      list.append(li);
+    }
+    card.hidden = lobbies.length === 0;
+  } catch (err) {
+    list.append(el("li", { class: "error", text: errorLine(err) }));
+    card.hidden = false;
+  }
+  return card;
+}
+
+function presetName(name) {
+  return name && hasKey(`preset.${name}`) ? t(`preset.${name}`) : name || "";
+}
 
 export async function renderHome(root, app) {
   root.replaceChildren();
@@ -102,11 +145,12 @@ export async function renderHome(root, app) {
       if (app.afterName) app.afterName();
       else renderHome(root, app);
     } catch (err) {
-      msg.textContent = t("common.error", { message: err.message });
+      msg.textContent = errorLine(err);
     }
   });
   page.append(nameForm, msg);
   if (!app.me) return;
+  page.append(await myLobbiesCard(app));
 
   // Create
   const form = el("form", { class: "card create-form" });
@@ -122,8 +166,8 @@ export async function renderHome(root, app) {
     : select("preset", ["standard", "tenhou", "majsoul"].map((p) => [p, t(`preset.${p}`)]), "standard");
   presetSel.dataset.testid = "preset";
   const rounds = select("rounds", [1, 2, 3, 4].map((n) => [String(n), String(n)]), "4");
-  const think = el("input", { type: "number", name: "think_seconds", min: 1, max: 600, value: 5 });
-  const bank = el("input", { type: "number", name: "bank_seconds", min: 0, max: 3600, value: 20 });
+  const think = el("input", { type: "number", name: "think_seconds", min: 1, max: 600, value: LOBBY_TIMER[0] });
+  const bank = el("input", { type: "number", name: "bank_seconds", min: 0, max: 3600, value: LOBBY_TIMER[1] });
   const mr = select(
     "multiple_ron",
     [
@@ -141,8 +185,6 @@ export async function renderHome(root, app) {
     if (d.multiple_ron) mr.value = d.multiple_ron;
     if (d.double_yakuman != null) dy.checked = d.double_yakuman;
     if (d.rounds) rounds.value = String(d.rounds);
-    think.value = d.think_seconds;
-    bank.value = d.bank_seconds;
     // Riichi options are hidden for Nanchang, which has its own.
     const nanchang = form.dataset.game === "nanchang";
     for (const x of form.querySelectorAll(".riichi-only")) x.hidden = nanchang;
@@ -194,7 +236,7 @@ export async function renderHome(root, app) {
       const lobby = await api.createLobby(rulesFromForm(form), form.elements.seat_mode.value);
       location.hash = `#/lobby/${lobby.code}`;
     } catch (err) {
-      msg.textContent = t("common.error", { message: err.message });
+      msg.textContent = errorLine(err);
     }
   });
 
@@ -230,7 +272,7 @@ export async function renderHome(root, app) {
     for (const g of res.games) {
       const seats = [...g.seats].sort((a, b) => (a.rank ?? 9) - (b.rank ?? 9));
       const when = g.ended_at ? new Date(g.ended_at).toLocaleString() : "";
-      const rulesName = typeof g.rules === "object" && g.rules ? g.rules.name : g.rules;
+      const rulesName = presetName(typeof g.rules === "object" && g.rules ? g.rules.name : g.rules);
       const mine = g.seats.find((s) => s.player_id === app.me.id);
       // Each finished game opens in the replay viewer.
       const li = el("li", {}, el("a", { class: "when", href: `#/replay/${g.id}`, text: `${when} · ${rulesName ? t(`preset.${rulesName}`) : ""}` }));
@@ -239,6 +281,6 @@ export async function renderHome(root, app) {
       list.append(li);
     }
   } catch (err) {
-    list.append(el("li", { class: "error", text: t("common.error", { message: err.message }) }));
+    list.append(el("li", { class: "error", text: errorLine(err) }));
   }
 }

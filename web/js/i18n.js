@@ -54,3 +54,8 @@ export function t(key, params = {}) {
 export function yakuName(id) {
   return t(`yaku.${id}`);
 }
+
+/** Whether the dictionaries have a key (to fall back on the server's text when not). */
+export function hasKey(key) {
+  return key in dict || key in fallback;
+}

@@ -2,6 +2,7 @@
 import { api, appUrl, LiveSocket } from "./api.js";
 import { t } from "./i18n.js";
 import { loadVariants, presetSelect, botHint, findPreset } from "./variants.js";
+import { errorLine } from "./errors.js";
 
 function el(tag, cls, text) {
   const e = document.createElement(tag);
@@ -51,13 +52,29 @@ export function rulesSummary(r) {
   return rows;
 }
 
+/** The thinking time in words, shown before start. */
+export function timerLine(r) {
+  return r.think_seconds > 0
+    ? t("lobby.timer_line", { think: r.think_seconds, bank: r.bank_seconds })
+    : t("lobby.no_timer_line");
+}
+
+/** What the host's start still waits for, in the reader's language (null: nothing). */
+export function startHint(l) {
+  const empty = l.slots.filter((s) => !s.player && !s.bot).length;
+  if (empty) return t("lobby.start_empty", { n: empty });
+  const waiting = l.slots.filter((s) => s.player && s.player.id !== l.host_id && !s.ready);
+  if (waiting.length) return t("lobby.start_waiting", { names: waiting.map((s) => s.player.name).join(", ") });
+  return null;
+}
+
 export class LobbyScreen {
   constructor(root, app, code) {
     this.root = root;
     this.app = app;
     this.code = code;
     this.lobby = null;
-    this.error = "";
+    this.error = null;
     this.botLevel = "efficient";
     this.variants = null;
     loadVariants().then(
@@ -88,14 +105,17 @@ export class LobbyScreen {
   }
 
   fail(e) {
-    this.error = e.message;
+    this.error = e;
     if (this.lobby) this.render();
-    else this.root.replaceChildren(el("p", "error", t("common.error", { message: e.message })));
+    else this.root.replaceChildren(el("p", "error", errorLine(e)));
   }
 
   update(lobby) {
+    const before = this.lobby && this.lobby.status;
     this.lobby = lobby;
-    if (lobby.status === "playing" && lobby.game && this.isMember()) {
+    // A game starting while we look: players go to their seats. A lobby found already
+    // playing (a reload, the invite link again) offers "Return to your game" instead.
+    if (before === "open" && lobby.status === "playing" && lobby.game && this.isMember()) {
       location.hash = `#/game/${lobby.game.id}`;
       return;
     }
@@ -108,12 +128,12 @@ export class LobbyScreen {
   }
 
   async act(fn) {
-    this.error = "";
+    this.error = null;
     try {
       const l = await fn();
       if (l && l.code) this.update(l);
     } catch (e) {
-      this.error = e.message;
+      this.error = e;
       this.render();
     }
   }
@@ -149,6 +169,9 @@ export class LobbyScreen {
       }),
       copied,
     );
+    const timer = el("p", "timer-line", timerLine(l.rules));
+    timer.dataset.testid = "timer-line";
+    head.append(timer);
     page.append(head);
     if (l.status === "closed") page.append(el("p", "error", t("lobby.closed")));
 
@@ -173,7 +196,11 @@ export class LobbyScreen {
       li.append(el("span", "slot-name", who));
       if (s.player && s.player.id === l.host_id) li.append(el("span", "tag", t("lobby.host")));
       if (s.player && me && s.player.id === me.id) li.append(el("span", "tag you", t("lobby.you")));
-      if (s.player || s.bot) li.append(el("span", s.ready ? "tag ready" : "tag", s.ready ? t("lobby.is_ready") : t("lobby.not_ready")));
+      // The host starts the game: there is no "ready" to wait for from them.
+      const isHost = s.player && s.player.id === l.host_id;
+      if ((s.player && !isHost) || s.bot) li.append(el("span", s.ready ? "tag ready" : "tag", s.ready ? t("lobby.is_ready") : t("lobby.not_ready")));
+      // After a game the host's flag can only mean one thing: they asked for a rematch.
+      else if (isHost && s.ready && l.game) li.append(el("span", "tag ready", t("lobby.rematch_asked")));
       if (l.status === "open") {
         if (!s.player && !s.bot) {
           if (host) li.append(button(t("lobby.add_bot"), `add-bot-${s.slot}`, () => this.act(() => api.addBot(this.code, this.botLevel, s.slot))));
@@ -211,22 +238,30 @@ export class LobbyScreen {
     const ctl = el("div", "card controls");
     if (l.status === "open") {
       if (!member && me) ctl.append(button(t("lobby.join"), "join-lobby", () => this.act(() => api.join(this.code)), "primary"));
-      if (member) {
+      if (member && !host) {
         const mine = l.slots.find((s) => s.player && s.player.id === me.id);
-        ctl.append(button(mine.ready ? t("lobby.not_ready") : t("lobby.ready"), "ready", () => this.act(() => api.ready(this.code, !mine.ready))));
+        const label = mine.ready ? t("lobby.unmark_ready") : t("lobby.mark_ready");
+        ctl.append(button(label, "ready", () => this.act(() => api.ready(this.code, !mine.ready)), mine.ready ? "" : "primary"));
+      }
+      if (member) {
         ctl.append(button(t("lobby.leave"), "leave", () => this.act(async () => {
           await api.leave(this.code);
           location.hash = "#/";
         })));
       }
-      if (host) ctl.append(button(t("lobby.start"), "start", () => this.act(() => api.start(this.code)), "primary"));
+      if (host) {
+        ctl.append(button(t("lobby.start"), "start", () => this.act(() => api.start(this.code)), "primary"));
+        const hint = el("p", "hint start-hint", startHint(l) || t("lobby.start_ok"));
+        hint.dataset.testid = "start-hint";
+        ctl.append(hint);
+      }
       else if (member) ctl.append(el("p", "hint", t("lobby.waiting_host")));
     } else if (l.status === "playing" && l.game) {
       // Players go to their seat; anyone else holding the lobby's code may watch.
-      const a = el("a", "button", member ? "▶" : t("lobby.watch"));
+      const a = el("a", "button primary", member ? t("lobby.return_game") : t("lobby.watch"));
       const watchRoute = (l.game.watch_path || "").replace(/^\/?#/, "");
       a.href = member || !watchRoute ? `#/game/${l.game.id}` : `#${watchRoute}`;
-      a.dataset.testid = "watch";
+      a.dataset.testid = member ? "return-game" : "watch";
       ctl.append(a);
       if (l.game.watch_path) {
         const watch = el("input", "invite-link");
@@ -238,7 +273,7 @@ export class LobbyScreen {
       }
     }
     if (this.error) {
-      const e = el("p", "error", t("common.error", { message: this.error }));
+      const e = el("p", "error", errorLine(this.error));
       e.dataset.testid = "lobby-error";
       ctl.append(e);
     }
@@ -280,7 +315,9 @@ export async function joinAndOpen(app, code) {
   try {
     await api.join(code);
   } catch (e) {
-    if (e.code !== "already_member") throw e;
+    // A member, or anyone while a game is on: the lobby page offers "Return to your
+    // game" or "Watch".
+    if (e.code !== "already_member" && e.code !== "not_open") throw e;
   }
   location.replace(`#/lobby/${code}`);
 }

@@ -1,10 +1,12 @@
-// Seat names on the table: the server's name, or the bot's level; seats that would
+// Seat names on the table: the server's name, or the bot's level (localised); seats that would
 // read the same (three "Bot (efficient)") get their seat number added.
 import { t } from "./i18n.js";
 
 function baseName(p, seat) {
   if (!p) return `#${seat + 1}`;
-  return p.name || (p.bot ? t("lobby.bot", { level: t(`bot.${p.bot}`) }) : `#${seat + 1}`);
+  // A bot seat's name is the server's English "Bot (level)": show it in the reader's language.
+  if (p.bot && (!p.name || p.name.startsWith("Bot ("))) return t("lobby.bot", { level: t(`bot.${p.bot}`) });
+  return p.name || `#${seat + 1}`;
 }
 
 export function seatName(players, seat) {

@@ -5,6 +5,7 @@
 // Home / End first / last step of the hand. The address always names hand and step.
 import { api } from "./api.js";
 import { t } from "./i18n.js";
+import { errorLine } from "./errors.js";
 import { tileEl, doraKinds, kindOf, sortTiles } from "./tiles.js";
 import { meldLayout } from "./melds.js";
 import { renderResult, renderFinal } from "./results.js";
@@ -180,7 +181,7 @@ export class ReplayScreen {
       this.players = g.seats.map((x) => ({ seat: x.seat, name: x.name, bot: x.bot }));
       this.go(this.hand, this.step);
     } catch (err) {
-      const p = el("p", "error", t("common.error", { message: err.message }));
+      const p = el("p", "error", errorLine(err));
       p.dataset.testid = "replay-error";
       this.root.replaceChildren(p);
     }
