@@ -358,9 +358,7 @@ def rematch(s: Session, lobby: Lobby, player: Player, game_id: int) -> StartedGa
     ls.ready = True
     s.flush()
     seats = lobby_variant(lobby.rules).seats
-    if len(lobby.seats) < seats or not all(
-        x.ready for x in lobby.seats if x.player_id is not None
-    ):
+    if len(lobby.seats) < seats or not all(x.ready for x in lobby.seats if x.player_id is not None):
         return None
     return _start(s, lobby, _previous_order(s, lobby, game_id))
 
