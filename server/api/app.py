@@ -14,7 +14,7 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from server.api import games, health, history, lobbies, memory, players, score, ws
+from server.api import analysis, games, health, history, lobbies, memory, players, score, ws
 from server.api.context import ServerContext, with_watch_path
 from server.api.edge import (
     BodyLimit,
@@ -218,6 +218,7 @@ def create_app(
     app.include_router(games.router)
     app.include_router(score.router)
     app.include_router(history.router)
+    app.include_router(analysis.router)
     app.include_router(ws.router)
     app.include_router(health.router)
     app.mount("/docs/vendor", StaticFiles(directory=swagger_ui_dir()), name="swagger-ui")
