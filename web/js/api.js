@@ -48,6 +48,7 @@ export const api = {
   start: (code) => http("POST", `api/lobbies/${encodeURIComponent(code)}/start`),
   games: (playerId) => http("GET", `api/games?player=${playerId}&limit=20`),
   game: (id, key) => http("GET", `api/games/${encodeURIComponent(id)}${key ? `?key=${encodeURIComponent(key)}` : ""}`),
+  analysis: (id, seat) => http("GET", `api/games/${encodeURIComponent(id)}/analysis?seat=${seat}`),
 };
 
 function wsUrl(path) {
