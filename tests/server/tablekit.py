@@ -19,9 +19,12 @@ from server.tables.table import SeatSpec, Table, TableConfig, default_action
 class FakeConn:
     """Records every frame (with the fake clock's time) and the close code."""
 
-    def __init__(self, clock: FakeClock, seat: int | None, name: str = "") -> None:
+    def __init__(
+        self, clock: FakeClock, seat: int | None, name: str = "", protocol: int = 1
+    ) -> None:
         self.clock = clock
         self.seat = seat
+        self.protocol = protocol
         self.name = name
         self.frames: list[tuple[float, dict[str, Any]]] = []
         self.closed: int | None = None
@@ -88,6 +91,7 @@ def make_table(
     sink: Any,
     options: TableOptions = UNTIMED,
     variant: AnyVariant = RIICHI,
+    fanout: Any = None,
     **config: Any,
 ) -> Table:
     settings: dict[str, Any] = {"bot_delay": 0.5, "disconnect_grace": 1000.0}
@@ -102,6 +106,7 @@ def make_table(
         sink=sink,
         bot_factory=lambda level, seed, variant: PassBot(),
         clock=clock,
+        fanout=fanout,
     )
 
 
