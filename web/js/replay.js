@@ -283,8 +283,13 @@ export class ReplayScreen {
       case "discard":
         return s(d.riichi ? "step_riichi" : "step_discard", { who, tile: tileName(d.tile) });
       case "call":
+      case "chi":
+      case "pon":
+      case "minkan":
         return s("step_call", { who, call: t(`action.${d.meld}`), tile: tileName(d.called), from: seatName(this.players, d.from_seat) });
       case "kan":
+      case "ankan":
+      case "kakan":
         return s("step_call", { who, call: t(`action.${d.meld}`), tile: tileName(d.added || d.tiles[0]), from: who });
       case "nuki":
         return s("step_nuki", { who, tile: tileName(d.tile) });
@@ -432,7 +437,8 @@ export class ReplayScreen {
     const hand = hands[this.hand];
     const steps = hand.steps;
     const lastIdx = this.step + 1 < steps.length ? steps[this.step + 1] - 1 : hand.events.length - 1;
-    const view = foldView(hand, lastIdx, { seat: this.seat, open: this.open, seats });
+    const rules = game.rules || {};
+    const view = foldView(hand, lastIdx, { seat: this.seat, open: this.open, seats, variant: this.data.variant, rules });
     const stepEvent = hand.events[steps[this.step]];
 
     const page = el("div", "replay review-page");
