@@ -71,6 +71,9 @@ _DECISION_JS = """() => {
 # the CSP refuses.
 IMAGES_LOADED = "() => [...document.images].every((i) => i.complete && i.naturalWidth > 0)"
 
+# what starts a step of the viewer (replay-fold.js)
+STEP_TYPES = {"draw", "discard", "call", "kan", "nuki", "agari", "ryuukyoku", "chi", "pon"}
+STEP_TYPES |= {"minkan", "ankan", "kakan", "win", "wall_exhausted", "game_end"}
 SUITS = {"m": "characters", "p": "dots", "s": "bamboo"}
 HONORS = ["East wind", "South wind", "West wind", "North wind"]
 HONORS += ["White dragon", "Green dragon", "Red dragon"]
@@ -368,15 +371,13 @@ def test_imported_game_step_view_link_analysis_and_export(
     assert me.errors == []
 
 
-def _played_game(base: str) -> tuple[int, int]:
-    """A tonpuu played here: a scripted person and three efficient bots. Returns the
-    game id and a bot's seat."""
+def _played_game(base: str, rules: dict[str, Any] | None = None) -> tuple[int, int]:
+    """A game played here (default a tonpuu): a scripted person and three efficient
+    bots. Returns the game id and a bot's seat."""
     with httpx.Client(base_url=base, timeout=10) as client:
         guest = client.post("/api/guest", json={"name": "Host"}).json()
-        r = client.post(
-            "/api/lobbies",
-            json={"rules": {"preset": "standard", "length": "tonpuu", "think_seconds": 0}},
-        )
+        rules = rules or {"preset": "standard", "length": "tonpuu", "think_seconds": 0}
+        r = client.post("/api/lobbies", json={"rules": rules})
         code = r.json()["code"]
         for _ in range(3):
             assert client.post(f"/api/lobbies/{code}/bots", json={"level": "efficient"}).is_success
@@ -461,6 +462,47 @@ def test_sanma_replay_has_three_seats_and_analysis(
     page.get_by_test_id("decision").wait_for()
     assert _check_decision(page, hands, 1, 3) > 3
     page.screenshot(path=str(artifacts / "replay-sanma.png"))
+    assert me.errors == []
+
+
+def test_nanchang_replay_on_the_table_says_it_has_no_analysis(
+    browser: Any, app_server: AppServer, artifacts: Path
+) -> None:
+    game_id, bot = _played_game(app_server.url, {"preset": "nanchang-east", "think_seconds": 0})
+    hands = _hands(_record(app_server.url, game_id))
+    r = httpx.get(f"{app_server.url}/api/games/{game_id}/analysis", timeout=10)
+    assert r.status_code == 422 and r.json()["detail"]["code"] == "not_analysable"
+    me = open_person(browser, app_server.url, "Nan")
+    page = me.page
+    page.goto(f"{app_server.url}/#/replay/{game_id}/1/0/{bot + 1}o")
+    _at(page, 1, 0)
+    page.get_by_test_id("no-analysis").wait_for()
+    assert "Nanchang" in page.get_by_test_id("no-analysis").inner_text()
+    # the dealt hands, open on the table: each seat's deal
+    seats = page.evaluate(_SEATS_JS)
+    assert len(seats) == 4
+    deal = {e["data"]["seat"]: e["data"]["tiles"] for e in hands[0] if e["type"] == "deal"}
+    for s in seats:
+        assert sorted(x for x in s["hand"] if x) == sorted(deal[s["seat"]])
+    # the first discard, stepped to by key: its tile named in words
+    at = next(i for i, e in enumerate(hands[0]) if e["type"] == "discard")
+    step = sum(e["type"] in STEP_TYPES for e in hands[0][1 : at + 1])
+    for _ in range(step):
+        page.keyboard.press("ArrowRight")
+    _at(page, 1, step)
+    tile = hands[0][at]["data"]["tile"]
+    assert tile_name(tile) in page.get_by_test_id("step-what").inner_text()
+    page.keyboard.press("End")
+    page.get_by_test_id("replay-result").wait_for()
+    page.wait_for_function(IMAGES_LOADED)
+    page.screenshot(path=str(artifacts / "replay-nanchang.png"))
+    # no Tenhou formats for Nanchang: our own record, which replays the game
+    assert page.get_by_test_id("export-tenhou6").count() == 0
+    with page.expect_download() as dl:
+        page.get_by_test_id("export-jantaku").click()
+    record = json.loads(Path(dl.value.path()).read_text("utf-8"))
+    assert record["variant"] == "nanchang" and record["format"] == "jantaku-record"
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= DESKTOP["width"]
     assert me.errors == []
 
 

@@ -90,5 +90,16 @@ export function foldView(hand, upto, { seat = 0, open = true, seats = 4, variant
   view.waiting_on = [];
   view.legal_actions = [];
   view.help = null;
+  if (variant === "nanchang") nanchangLabels(view, seats);
   return view;
+}
+
+/** A Nanchang view names its hand and repeats apart and gives no seat winds; the
+ * table's centre reads the riichi names (hand number as kyoku, repeats as honba). */
+function nanchangLabels(view, seats) {
+  const r = view.round || {};
+  view.round = { ...r, kyoku: r.hand_number, honba: r.repeat ?? 0, riichi_sticks: 0 };
+  for (const p of view.players) {
+    if (!p.wind) p.wind = "ESWN"[(p.seat - (r.dealer ?? 0) + seats) % seats];
+  }
 }

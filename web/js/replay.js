@@ -324,14 +324,13 @@ export class ReplayScreen {
     });
     pick.addEventListener("change", () => this.go(Number(pick.value), 0));
     head.append(pick);
-    if (this.data.variant !== "nanchang") {
-      for (const fmt of ["tenhou6", "mjai"]) {
-        const a = el("a", "button", s(`export_${fmt}`));
-        a.href = `api/games/${game.id}/export?format=${fmt}`;
-        a.setAttribute("download", "");
-        a.dataset.testid = `export-${fmt}`;
-        head.append(a);
-      }
+    // Nanchang has no Tenhou or mjai format: only our own record (docs/records.md).
+    for (const fmt of this.data.variant === "nanchang" ? ["jantaku"] : ["tenhou6", "mjai"]) {
+      const a = el("a", "button", s(`export_${fmt}`));
+      a.href = `api/games/${game.id}/export?format=${fmt}`;
+      a.setAttribute("download", "");
+      a.dataset.testid = `export-${fmt}`;
+      head.append(a);
     }
     const back = el("a", "button", s("history"));
     back.href = "#/history";
