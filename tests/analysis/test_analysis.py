@@ -114,8 +114,15 @@ def test_imported_numbers_are_the_engines_on_each_position(path: Path) -> None:
     assert a.seats == game.rules.seats
     assert a.hands == sum(e["type"] == "round_start" for e in game.events)
     assert check_against_engine(game.events, a, a.seats) > 500
-    # each turn's actual action is what the stream shows at that place
+    # each turn's actual action is what the stream shows at that place; an answer to a
+    # discard (a call offered) points at that discard, by another seat
     hands = split_hands(game.events)
+    answers = [d for ds in a.decisions for d in ds if not d.turn]
+    assert answers
+    for d in answers:
+        ev = hands[d.hand][d.event]
+        assert ev["type"] in ("discard", "kan", "nuki") and ev["data"]["seat"] != d.seat
+        assert not d.candidates
     for seat in range(a.seats):
         for d in a.decisions[seat]:
             ev = hands[d.hand][d.event]

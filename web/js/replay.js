@@ -232,6 +232,28 @@ export class ReplayScreen {
     this.go(hand, step);
   }
 
+  /** The viewed seat's decisions shown at this step (none until the analysis is here). */
+  decisionsHere() {
+    const a = this.analysed ? this.analysis.get(this.seat) : null;
+    if (!a || a.status !== "ok") return [];
+    return a.body.decisions.filter((d) => d.hand === this.hand && this.decisionStep(d) === this.step);
+  }
+
+  /** At a turn, mark in the seat's hand the tile played and the efficient bot's. */
+  markPicks(box) {
+    const d = this.decisionsHere().find((x) => x.turn);
+    if (!d) return;
+    const tiles = [...box.querySelectorAll(".myhand .hand-tiles .tile")];
+    const mark = (a, cls) => {
+      if (!a || !a.tile) return;
+      const drawn = tiles.find((x) => x.classList.contains("drawn") && x.dataset.tile === a.tile);
+      const hit = drawn || tiles.find((x) => x.dataset.tile === a.tile);
+      if (hit) hit.classList.add(cls);
+    };
+    mark(d.actual, "pick-actual");
+    mark(d.efficient, "pick-efficient");
+  }
+
   analysisEl() {
     const box = el("div", "analysis card");
     box.dataset.testid = "analysis";
@@ -252,7 +274,7 @@ export class ReplayScreen {
       return box;
     }
     box.dataset.ready = "true";
-    const here = a.body.decisions.filter((d) => d.hand === this.hand && this.decisionStep(d) === this.step);
+    const here = this.decisionsHere();
     if (!here.length) {
       box.append(el("p", "hint", t("review.none_here", { name: seatName(this.players, this.seat) })));
     }
@@ -467,6 +489,7 @@ export class ReplayScreen {
         { onTile: noop, onAction: noop, onGroup: noop, onCancel: noop, onContinue: () => this.next() },
       ),
     );
+    this.markPicks(tableBox);
     if (overlay) {
       const card = tableBox.querySelector(".overlay-card");
       if (card) card.dataset.testid = overlay.kind === "final" ? "replay-final" : "replay-result";

@@ -80,6 +80,9 @@ export function decisionEl(d, players) {
   box.append(head);
   box.append(choiceRow(t("review.actual"), d.actual, null, "actual"));
   box.append(choiceRow(t("review.efficient"), d.efficient, d.agree_efficient, "efficient"));
+  // the same marks as on the hand (replay.js markPicks)
+  box.querySelector("[data-testid=actual] .label").classList.add("pick-actual-key");
+  box.querySelector("[data-testid=efficient] .label").classList.add("pick-efficient-key");
   box.append(choiceRow(t("review.defensive"), d.defensive, d.agree_defensive, "defensive"));
   if (d.candidates.length) {
     const tbl = el("table", "candidates");
@@ -101,9 +104,11 @@ export function decisionEl(d, players) {
       tbl.append(tr);
       // the tiles that improve the hand, with copies left, on a row of their own
       const more = el("tr", `ukeire-row${mine ? " actual" : ""}`);
-      const tiles = el("td", "ukeire");
-      tiles.colSpan = 4;
+      const cell = el("td", "ukeire-cell");
+      cell.colSpan = 4;
+      const tiles = el("div", "ukeire");
       tiles.title = t("review.col_tiles");
+      cell.append(tiles);
       for (const u of c.ukeire) {
         const item = el("span", "uke");
         item.dataset.tile = u.tile;
@@ -112,7 +117,7 @@ export function decisionEl(d, players) {
         item.append(tileEl(u.tile, { classes: ["mini"] }), el("small", "", String(u.left)));
         tiles.append(item);
       }
-      more.append(tiles);
+      more.append(cell);
       tbl.append(more);
     }
     const wrap = el("div", "table-wrap");
