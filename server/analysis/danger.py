@@ -4,6 +4,8 @@ A threat is an opponent in riichi, or one with three melds declared (the defensi
 bot's ``read_threats``). The estimate reads only what the deciding seat sees:
 
 * ``genbutsu``: the threat discarded this kind itself (furiten on it): safe, level 0;
+* ``passed``: discarded by anyone after the threat declared riichi and let go (a
+  riichi seat passing a winning tile is furiten for good): safe, level 0;
 * honours by how many copies are in sight (``honor``, with that number);
 * number tiles: each two-sided wait that could hold the tile (45 waits on 3 and 6:
   a 3 has one side, 4-6 two) is ruled out by ``suji`` (the other tile of that wait
@@ -72,15 +74,18 @@ def tile_danger(
     genbutsu: Collection[Kind],
     seen: Sequence[int],
     dora: Collection[Kind],
+    passed: Collection[Kind] = frozenset(),
 ) -> TileDanger:
     """Danger of discarding kind ``k`` against ``threat``.
 
     ``genbutsu``: kinds in the threat's river; ``seen``: copies of each kind the
     deciding seat sees (its own hand, melds, rivers, dora indicators); ``dora``:
-    the dora kinds now.
+    the dora kinds now; ``passed``: kinds the threat, in riichi, let go since.
     """
     if k in genbutsu:
         return TileDanger(threat, 0, (("genbutsu", None),))
+    if k in passed:
+        return TileDanger(threat, 0, (("passed", None),))
     reasons: list[tuple[str, int | None]] = []
     if k >= 27:
         n_seen = seen[k]

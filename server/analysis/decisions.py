@@ -121,7 +121,7 @@ def analyse_moment(m: Moment) -> Decision:
             h.visible[k] -= 1
             c[k] += 1
             danger = tuple(
-                tile_danger(k, s, g, seen, dora)
+                tile_danger(k, s, g, seen, dora, m.passed[s] if m.passed else frozenset())
                 for s, (_, g) in zip(threat_seats, threats, strict=True)
             )
             candidates.append(Candidate(t, after[k], tuple(sorted(left.items())), danger))

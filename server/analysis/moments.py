@@ -24,8 +24,18 @@ from typing import Any
 from server.engine.actions import A_PASS, Action
 from server.engine.events import Event
 from server.engine.replay import steps
-from server.engine.riichi import Agari, GameState, Hints, Observation, RoundStart, hints, observe
+from server.engine.riichi import (
+    Agari,
+    Discard,
+    GameState,
+    Hints,
+    Observation,
+    RoundStart,
+    hints,
+    observe,
+)
 from server.engine.riichi.rules import RuleSet
+from server.engine.tiles import Kind, kind
 from server.records.export_tenhou6 import export_tenhou6
 from server.records.model import LoggedRound, RecordError
 from server.records.tenhou6 import parse_tenhou6_doc
@@ -35,13 +45,17 @@ from server.records.verify import _RoundReplay
 @dataclass(frozen=True, slots=True)
 class Moment:
     """One decision: ``obs`` is the seat's observation before it (``obs.legal`` the
-    choices), ``after`` the seat's hints right after its own discard (else None)."""
+    choices), ``after`` the seat's hints right after its own discard (else None).
+    ``passed[s]``: the kinds anyone discarded after seat ``s`` declared riichi, which
+    ``s`` let go (a riichi seat that passes a winning tile is furiten for good, so
+    these are as safe against it as its own discards); the seat sees it all happen."""
 
     hand: int
     event: int
     obs: Observation
     action: Action
     after: Hints | None
+    passed: tuple[frozenset[Kind], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +76,9 @@ class Replayed:
     hands: int = 0
 
 
+_Pending = tuple[Observation, int, tuple[frozenset[Kind], ...]]
+
+
 class _Collector:
     """Counts events per round and keeps the decisions worth analysing."""
 
@@ -69,6 +86,10 @@ class _Collector:
         self.out = Replayed(seats)
         self.hand = -1
         self.count = 0
+        self.riichi = [False] * seats
+        self.passed: list[set[Kind]] = [set() for _ in range(seats)]
+        # the discard whose call window is open: riichi seats pass it once play goes on
+        self.pending: Discard | None = None
 
     def events(self, evs: Sequence[Event]) -> None:
         for e in evs:
@@ -76,27 +97,41 @@ class _Collector:
                 self.hand += 1
                 self.count = 0
                 self.out.hands = self.hand + 1
+                self.riichi = [False] * len(self.riichi)
+                self.passed = [set() for _ in self.riichi]
+                self.pending = None
+            elif self.pending is not None and not isinstance(e, Agari):
+                p = self.pending
+                for s, on in enumerate(self.riichi):
+                    if on and s != p.seat:
+                        self.passed[s].add(kind(p.tile))
+                self.pending = None
+            if isinstance(e, Discard):
+                if e.riichi:
+                    self.riichi[e.seat] = True
+                self.pending = e
             if isinstance(e, Agari):
                 for w in e.winners:
                     if w.from_seat is not None:
                         self.out.deal_ins.append(DealIn(self.hand, self.count, w.from_seat, w.seat))
             self.count += 1
 
-    def before(self, st: GameState, a: Action) -> tuple[Observation, int] | None:
+    def before(self, st: GameState, a: Action) -> _Pending | None:
         """The seat's observation if ``a`` answers a real choice (not a lone pass)."""
         if st.phase != "play":
             return None
         obs = observe(st, a.seat)
         if not obs.in_turn and all(x.type is A_PASS for x in obs.legal):
             return None
-        return obs, self.count if obs.in_turn else self.count - 1
+        at = self.count if obs.in_turn else self.count - 1
+        return obs, at, tuple(frozenset(p) for p in self.passed)
 
-    def after(self, st: GameState, a: Action, pending: tuple[Observation, int] | None) -> None:
+    def after(self, st: GameState, a: Action, pending: _Pending | None) -> None:
         if pending is None:
             return
-        obs, at = pending
+        obs, at, passed = pending
         h = hints(st, a.seat) if obs.in_turn and a.tile is not None and st.phase == "play" else None
-        self.out.moments.append(Moment(self.hand, at, obs, a, h))
+        self.out.moments.append(Moment(self.hand, at, obs, a, h, passed))
 
 
 def played_moments(
@@ -106,7 +141,7 @@ def played_moments(
     markers: ``auto_next`` as the table did)."""
     col = _Collector(variant.seats)
     k = 0
-    pending: tuple[Observation, int] | None = None
+    pending: _Pending | None = None
     for state, step in steps(variant, rules, seed, actions, first_dealer, auto_next=True):
         if step.action is not None:
             col.events(step.events)

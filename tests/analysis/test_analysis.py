@@ -222,6 +222,9 @@ def test_danger_categories_on_constructed_positions() -> None:
     near = tile_danger(K("3p"), 1, river, none, {K("5p")})
     assert "dora_near" in keys(near)
     assert near.level == tile_danger(K("3p"), 1, river, none, set()).level + 1
+    # let go after the threat's riichi: as safe as its own discards
+    p = tile_danger(K("5p"), 1, river, none, set(), {K("5p")})
+    assert p.level == 0 and keys(p) == {"passed"}
     # three in sight: pair and triplet waits unlikely
     s3 = tile_danger(K("5p"), 1, river, _seen(**{"5p": 3}), set())
     assert "seen3" in keys(s3) and s3.level == m5.level - 2
@@ -245,3 +248,42 @@ def test_deal_ins_carry_the_danger_of_the_tile_thrown() -> None:
         ev = hands[k.hand][k.event]
         assert ev["type"] == "discard" and ev["data"]["tile"] == tile_str(k.tile)
         assert (k.level is None) == (not k.threats)
+
+
+def test_passed_tiles_were_discarded_after_the_riichi_and_not_won_on() -> None:
+    """Every "passed" reason names a kind some other seat discarded after the threat's
+    riichi declaration, before the decision, outside the threat's own river."""
+    found = 0
+    for path in sorted((FIXTURES / "mjx" / "mjlog").glob("*.mjlog"))[:4]:
+        game = import_log(path.read_bytes(), path.name)
+        a = analyse(imported_moments(game.events, game.rules))
+        hands = split_hands(game.events)
+        for ds in a.decisions:
+            for d in ds:
+                for c in d.candidates:
+                    for td in c.danger:
+                        if ("passed", None) not in td.reasons:
+                            continue
+                        evs = hands[d.hand][: d.event]
+                        decl = next(
+                            i
+                            for i, e in enumerate(evs)
+                            if e["type"] == "discard"
+                            and e["data"]["seat"] == td.threat
+                            and e["data"]["riichi"]
+                        )
+                        k = kind(c.tile)
+                        after = [
+                            e["data"]
+                            for e in evs[decl + 1 :]
+                            if e["type"] == "discard" and e["data"]["seat"] != td.threat
+                        ]
+                        assert any(kind(parse_tile(x["tile"])) == k for x in after)
+                        own = [
+                            kind(parse_tile(e["data"]["tile"]))
+                            for e in evs
+                            if e["type"] == "discard" and e["data"]["seat"] == td.threat
+                        ]
+                        assert k not in own  # else it would read genbutsu
+                        found += 1
+    assert found > 0
