@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 
 from server.api import (
     accounts,
+    analysis,
     games,
     health,
     history,
@@ -235,6 +236,7 @@ def create_app(
     app.include_router(games.router)
     app.include_router(score.router)
     app.include_router(history.router)
+    app.include_router(analysis.router)
     app.include_router(ws.router)
     app.include_router(health.router)
     app.mount("/docs/vendor", StaticFiles(directory=swagger_ui_dir()), name="swagger-ui")

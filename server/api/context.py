@@ -42,6 +42,8 @@ class ServerContext:
     credential_sockets: SocketRegistry = field(default_factory=SocketRegistry)
     # Log imports running now, per player.
     imports: dict[int, int] = field(default_factory=dict)
+    # Analyses of finished games (immutable once over), newest last: api/analysis.py.
+    analyses: dict[int, Any] = field(default_factory=dict)
     # Open WebSockets per client address.
     sockets: dict[str, int] = field(default_factory=dict)
     # One lock per lobby: its changes and pushes happen in order, other lobbies run freely.

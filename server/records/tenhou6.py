@@ -122,6 +122,11 @@ def parse_tenhou6(data: bytes, source: str = "<tenhou6>") -> LoggedGame:
     return first
 
 
+def parse_tenhou6_doc(doc: Any, source: str = "<tenhou6>") -> LoggedGame:
+    """``parse_tenhou6`` of a document already read (e.g. ``export_tenhou6``'s output)."""
+    return _game(doc, source)
+
+
 def _fail(where: str, msg: str) -> RecordError:
     return RecordError(f"{where}: {msg}")
 

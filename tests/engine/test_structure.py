@@ -20,6 +20,7 @@ ALLOWED = {
     "server.wire": {"server.engine", "server.wire"},
     "server.bots": {"server.engine", "server.bots"},
     "server.records": {"server.engine", "server.wire", "server.records"},
+    "server.analysis": {"server.engine", "server.bots", "server.records", "server.analysis"},
     "server.tables": {
         "server.engine",
         "server.wire",

@@ -64,6 +64,7 @@ export const api = {
   deleteAccount: (password) => http("POST", "api/account/delete", { password }),
   playerStats: (id) => http("GET", `api/players/${encodeURIComponent(id)}/stats`),
   leaderboard: (game) => http("GET", `api/leaderboard?game=${encodeURIComponent(game)}`),
+  analysis: (id, seat) => http("GET", `api/games/${encodeURIComponent(id)}/analysis?seat=${seat}`),
 };
 
 function wsUrl(path) {

@@ -84,7 +84,8 @@ async function route() {
     } else if (parts[0] === "leaderboard") {
       await renderLeaderboard(root, app, parts[1]);
     } else if (parts[0] === "replay" && parts[1]) {
-      app.screen = new ReplayScreen(root, parts[1], Number(parts[2] || 1) - 1, Number(parts[3] || 0));
+      // #/replay/ID/HAND/STEP/VIEW: a moment of a finished game (replay.js)
+      app.screen = new ReplayScreen(root, parts[1], Number(parts[2] || 1) - 1, Number(parts[3] || 0), parts[4] || null);
     } else {
       await renderHome(root, app);
     }

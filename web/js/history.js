@@ -18,54 +18,6 @@ export function el(tag, cls, text) {
   return e;
 }
 
-// Styles of these pages, added once (the shared stylesheet is the web client's).
-const CSS = `
-.history-list { list-style: none; margin: 0; padding: 0; display: grid; gap: 8px; }
-.history-item { border-top: 1px solid #e6e0cf; padding-top: 8px; }
-.history-item .when { color: #555; font-size: 13px; }
-.history-item .standings-line { display: block; font-size: 14px; margin: 3px 0; }
-.history-item .row-actions { display: flex; gap: 8px; flex-wrap: wrap; margin-top: 4px; }
-.hand-summary { margin: 6px 0 0; padding-left: 20px; font-size: 13px; }
-.hand-summary li { margin: 2px 0; }
-.badge { display: inline-block; font-size: 12px; padding: 1px 6px; border-radius: 8px; background: #efe6c8; margin-left: 6px; }
-.badge.riichi { background: var(--accent); color: #000; }
-.tabs { display: flex; gap: 8px; flex-wrap: wrap; }
-.tabs a.active { background: var(--felt); color: #fff; }
-.history-page form.tabs { margin-top: 8px; }
-.import-form { display: flex; gap: 8px; flex-wrap: wrap; align-items: center; }
-.replay { max-width: 1100px; margin: 0 auto; padding: 8px; display: grid; gap: 8px; }
-.replay-head { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; }
-.replay-head h2 { margin: 0 8px 0 0; }
-.replay-controls { display: flex; gap: 6px; align-items: center; flex-wrap: wrap; }
-.replay-controls button { min-width: 44px; font-size: 18px; }
-.replay-pos { font-variant-numeric: tabular-nums; margin-left: 6px; }
-.replay-what { font-weight: 600; }
-.replay-info { display: flex; gap: 14px; flex-wrap: wrap; align-items: center; }
-.replay-info .dora-row { display: inline-flex; gap: 2px; align-items: center; }
-.replay-info .label { margin-right: 4px; }
-.replay-seats { display: grid; gap: 8px; }
-.replay-seat { --tw: min(34px, calc((100vw - 60px) / 19)); }
-.replay-seat.turn { outline: 3px solid var(--accent); }
-.replay-seat .seat-top { display: flex; gap: 8px; align-items: center; margin-bottom: 4px; }
-.replay-seat .seat-score { margin-left: auto; font-variant-numeric: tabular-nums; }
-.replay-seat .seat-hand { display: flex; flex-wrap: wrap; align-items: flex-end; gap: 1px; }
-.replay-seat .seat-hand .drawn { margin-left: 8px; }
-.replay-seat .seat-hand .melds { margin-left: 12px; display: inline-flex; gap: 6px; }
-.replay-seat .meld { display: inline-flex; align-items: flex-end; }
-.replay-seat .seat-river { display: flex; flex-wrap: wrap; gap: 1px; margin-top: 6px; min-height: 24px; }
-.replay-seat .seat-river .called { opacity: 0.4; }
-.replay-seat .seat-river .tsumogiri { filter: brightness(0.9); }
-.result-card .winner { margin-bottom: 8px; }
-`;
-
-export function injectStyle() {
-  if (document.getElementById("history-style")) return;
-  const st = document.createElement("style");
-  st.id = "history-style";
-  st.textContent = CSS;
-  document.head.append(st);
-}
-
 const WIND_NAMES = ["E", "S", "W", "N"];
 
 function handLabel(h) {
@@ -235,7 +187,6 @@ function importCard(app) {
 
 /** Render the history page. parts: [] mine (or all when signed out), ["all"], ["lobby", CODE]. */
 export async function renderHistory(root, app, parts = []) {
-  injectStyle();
   root.replaceChildren();
   const page = el("div", "page history-page");
   page.dataset.testid = "history-page";

@@ -112,11 +112,16 @@ function plateEl(ctx, player) {
 function handBacksEl(player, dora, seats, openAnkan) {
   const row = el("div", "opp-hand");
   const concealed = el("span", "opp-concealed");
-  const n = player.hand_count || 0;
-  for (let i = 0; i < n; i++) {
-    const tl = tileEl(null, { back: true });
-    if (n % 3 === 2 && i === n - 1) tl.classList.add("drawn");
-    concealed.append(tl);
+  if (player.hand) {
+    // A review shows other seats' hands face up (live views never carry them).
+    concealed.append(...openHandTiles(player, dora));
+  } else {
+    const n = player.hand_count || 0;
+    for (let i = 0; i < n; i++) {
+      const tl = tileEl(null, { back: true });
+      if (n % 3 === 2 && i === n - 1) tl.classList.add("drawn");
+      concealed.append(tl);
+    }
   }
   row.append(concealed);
   const melds = el("span", "melds");
@@ -124,6 +129,12 @@ function handBacksEl(player, dora, seats, openAnkan) {
   row.append(melds);
   if (player.nuki) row.append(nukiEl(player, dora));
   return row;
+}
+
+function openHandTiles(player, dora) {
+  const out = player.hand.map((x) => tileEl(x, { dora: dora.has(kindOf(x)) }));
+  if (player.drawn) out.push(tileEl(player.drawn, { dora: dora.has(kindOf(player.drawn)), classes: ["drawn"] }));
+  return out;
 }
 
 function centerEl(ctx) {
@@ -336,8 +347,15 @@ function logEl(ctx) {
 
 /** Render the whole table into root. ctx: {view, players, mySeat, mode, selected, busy, timer, status, overlay}. */
 export function renderTable(root, ctx, h) {
+  root.replaceChildren(tableScreen(ctx, h));
+}
+
+/**
+ * The table screen as an element, built from ctx alone (renderTable's body; the replay
+ * viewer uses it too). ctx.review: a finished game seen from mySeat, no timer or key hints.
+ */
+export function tableScreen(ctx, h) {
   const { view } = ctx;
-  root.replaceChildren();
   const screen = el("div", "table-screen");
   screen.dataset.phase = view.phase;
   // Exposed for tests and debugging: which table version this screen shows, from which seat.
@@ -380,7 +398,7 @@ export function renderTable(root, ctx, h) {
   }
   wrap.append(board);
   screen.append(wrap);
-  screen.append(logEl(ctx));
+  if (!ctx.review) screen.append(logEl(ctx));
 
   const bottom = el("div", "table-bottom");
   const timer = el("div", "timer");
@@ -394,7 +412,7 @@ export function renderTable(root, ctx, h) {
     bottom.append(helpEl(ctx));
     bottom.append(actionBarEl(ctx, h));
     bottom.append(myHandEl(ctx, h));
-    bottom.append(el("div", "keys-hint", t("table.keys")));
+    if (!ctx.review) bottom.append(el("div", "keys-hint", t("table.keys")));
   }
   screen.append(bottom);
 
@@ -409,7 +427,7 @@ export function renderTable(root, ctx, h) {
   }
   // Jokers are the round's: every tile of their kinds is marked, wherever it is shown.
   markJokers(screen, view.jokers);
-  root.append(screen);
+  return screen;
 }
 
 /** Keep the timer bar moving between renders. */
