@@ -11,6 +11,7 @@ from typing import Any
 from server.bots import make_bot
 from server.engine import AnyVariant
 from server.tables.clock import Clock
+from server.tables.fanout import Fanout
 from server.tables.options import TableOptions
 from server.tables.resume import rebuild
 from server.tables.sink import TableSink
@@ -33,12 +34,15 @@ class TableManager:
         bot_factory: BotFactory | None = None,
         linger_seconds: float = 300.0,
         clock: Clock | None = None,
+        fanout: Fanout | None = None,
     ) -> None:
         self.config = config
         self.sink = sink
         self.bot_factory: BotFactory = bot_factory or default_bot_factory  # type: ignore[assignment]
         self.linger_seconds = linger_seconds
         self.clock = clock
+        # Where every table's frames go (fanout.py; None: this process's sockets).
+        self.fanout = fanout
         self.tables: dict[int, Table] = {}
         # The pending removal of each finished table (dropped once it has run).
         self._reapers: dict[int, asyncio.TimerHandle] = {}
@@ -114,6 +118,7 @@ class TableManager:
             on_finished=self._finished,
             on_broken=self._broken,
             clock=self.clock,
+            fanout=self.fanout,
         )
         self.tables[game_id] = table
         return table

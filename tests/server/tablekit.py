@@ -88,6 +88,7 @@ def make_table(
     sink: Any,
     options: TableOptions = UNTIMED,
     variant: AnyVariant = RIICHI,
+    fanout: Any = None,
     **config: Any,
 ) -> Table:
     settings: dict[str, Any] = {"bot_delay": 0.5, "disconnect_grace": 1000.0}
@@ -102,6 +103,7 @@ def make_table(
         sink=sink,
         bot_factory=lambda level, seed, variant: PassBot(),
         clock=clock,
+        fanout=fanout,
     )
 
 
