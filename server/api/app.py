@@ -27,6 +27,7 @@ from server.api.hub import LobbyHub
 from server.api.metrics import Metrics, MetricsMiddleware, attach
 from server.api.ratelimit import WindowLimiter
 from server.api.rootpath import RootPath
+from server.cluster.fanout import ClusterFanout
 from server.cluster.node import FencedSink, Node
 from server.cluster.ratelimit import RedisWindowLimiter
 from server.db import games as game_queries
@@ -167,11 +168,10 @@ def create_app(
         if settings.clustered:
             sink = FencedSink(recorder, lambda g: node is not None and node.leases.valid(g))
         tables = TableManager(config, sink, bot_factory)
-        node = (
-            Node(settings, db, tables, lambda g: resume_games(db, tables, [g]))
-            if settings.clustered
-            else None
-        )
+        node: Node | None = None
+        if settings.clustered:
+            node = Node(settings, db, tables, lambda g: resume_games(db, tables, [g]))
+            tables.fanout = ClusterFanout(node.bus)
         background: set[asyncio.Task[None]] = set()
 
         def game_ended(game_id: int) -> None:

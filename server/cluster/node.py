@@ -224,7 +224,7 @@ class Node:
 
     def _on_own(self, item: Item) -> None:
         op = item[0]
-        if op in ("f", "x"):
+        if op in ("s", "f", "x"):
             self.relay.frame(item)
             return
         if op == "connect":
@@ -265,11 +265,13 @@ class Node:
     def _on_unheard(self, node: str, items: list[Item]) -> None:
         """A message to ``node`` reached nobody: that process is gone."""
         for item in items:
-            if item[0] in ("f", "x"):
-                rc = self.remote.pop(item[1], None)
-                table = self.tables.get(rc.game_id) if rc is not None else None
-                if rc is not None and table is not None:
-                    table.post(Disconnect(rc))
+            if item[0] in ("s", "f", "x"):
+                cids = [f[0] for f in item[1]] if item[0] == "s" else [item[1]]
+                for cid in cids:
+                    rc = self.remote.pop(cid, None)
+                    table = self.tables.get(rc.game_id) if rc is not None else None
+                    if rc is not None and table is not None:
+                        table.post(Disconnect(rc))
             else:
                 self.relay.drop_where(lambda t: t.owner == node)
 

@@ -110,15 +110,26 @@ class GatewayRelay:
         self.conns.pop(cid, None)
 
     def frame(self, item: list[Any]) -> None:
-        """A frame or close from an owner, for one of this process's sockets."""
-        entry = self.conns.get(item[1])
+        """Frames or closes from an owner for this process's sockets: ``["f", conn,
+        text]``, ``["x", conn, code]``, or a step's ``["s", [[conn, text or None,
+        code], ...]]`` (server/cluster/fanout.py)."""
+        if item[0] == "s":
+            for cid, text, code in item[1]:
+                self._one(cid, text, code)
+        elif item[0] == "f":
+            self._one(item[1], item[2], 0)
+        else:
+            self._one(item[1], None, int(item[2]))
+
+    def _one(self, cid: str, text: str | None, code: int) -> None:
+        entry = self.conns.get(cid)
         if entry is None:
             return
-        if item[0] == "f":
-            entry[0].send(item[2])
+        if text is not None:
+            entry[0].send(text)
         else:
-            self.unregister(item[1])
-            entry[0].close(int(item[2]))
+            self.unregister(cid)
+            entry[0].close(code)
 
     def drop_where(self, lost: Any) -> None:
         """Close (for a reconnect) every socket whose remote table ``lost(table)``."""
