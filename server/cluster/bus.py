@@ -91,11 +91,7 @@ class Bus:
             # One turn of the loop: everything the running step queues goes together.
             await asyncio.sleep(0)
             self._wake.clear()
-            try:
-                await self._send_queued()
-            except Exception:
-                log.exception("bus: publishing failed")
-                await asyncio.sleep(0.2)
+            await self._send_queued()
 
     async def _send_queued(self) -> None:
         if not self._queued:
@@ -105,7 +101,13 @@ class Bus:
         channels = list(batch)
         for ch in channels:
             pipe.publish(ch, orjson.dumps(batch[ch]))
-        heard = await pipe.execute()
+        try:
+            heard = await pipe.execute()
+        except Exception:
+            # Redis out of reach: nothing was surely heard. The sockets whose commands
+            # or frames were lost are closed, and reconnect once it is back.
+            heard = [0] * len(channels)
+            log.exception("bus: publishing %d message(s) failed", len(channels))
         self.sent += len(channels)
         if self.on_unheard is None:
             return

@@ -28,7 +28,7 @@ from redis.asyncio import Redis
 
 from server.cluster.bus import Bus, Item
 from server.cluster.lease import Leases
-from server.cluster.relay import GatewayRelay, RemoteConn, RemoteTable
+from server.cluster.relay import SERVICE_RESTART, GatewayRelay, RemoteConn, RemoteTable
 from server.db import games as game_queries
 from server.db.session import Database
 from server.settings import Settings
@@ -231,16 +231,20 @@ class Node:
             self._connect(item)
             return
         rc = self.remote.get(item[1])
-        if rc is None:
+        table = self.tables.get(rc.game_id) if rc is not None else None
+        if rc is None or (table is None and op != "leave"):
+            if op != "leave":
+                # A socket this process does not know (its table moved, or its frames
+                # were lost): closed, so that it reconnects where the table is now.
+                cid = str(item[1])
+                self.bus.to_node(cid.rsplit(".", 1)[0], ["x", cid, SERVICE_RESTART])
             return
-        table = self.tables.get(rc.game_id)
         if op == "leave":
             del self.remote[item[1]]
             if table is not None:
                 table.post(Disconnect(rc))
             return
-        if table is None:
-            return
+        assert table is not None
         if op == "action":
             table.post(ClientAction(rc, item[2], item[3], item[4]))
         elif op == "resync":
@@ -253,7 +257,7 @@ class Node:
         rc = RemoteConn(self.bus, str(node), str(cid), int(game_id), seat)
         table = self.tables.get(rc.game_id)
         if table is None:
-            rc.close(1012)
+            rc.close(SERVICE_RESTART)
             return
         if seat is None and len(table.spectators) >= self.settings.max_spectators_per_table:
             rc.send(error_frame("busy", "this table has as many spectators as it takes"))

@@ -78,7 +78,7 @@ class ServeProcess:
     def ws(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
 
-    def wait_ready(self, timeout: float = 60.0) -> ServeProcess:
+    def wait_ready(self, timeout: float = 180.0) -> ServeProcess:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -118,6 +118,7 @@ class TcpProxy:
         self.connections = 0
         self._next = itertools.cycle(backends)
         self._loop = asyncio.new_event_loop()
+        self._open: set[asyncio.StreamWriter] = set()
         self._ready = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._thread.start()
@@ -139,14 +140,22 @@ class TcpProxy:
         self._ready.set()
         self._loop.run_forever()
         server.close()
+        for w in self._open:
+            w.close()
+        # Let the transports close before the loop does.
+        self._loop.run_until_complete(asyncio.sleep(0.1))
+        self._loop.run_until_complete(server.wait_closed())
+        self._loop.close()
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.connections += 1
+        self._open.add(writer)
         try:
             up_r, up_w = await asyncio.open_connection("127.0.0.1", next(self._next))
         except OSError:
             writer.close()
             return
+        self._open.add(up_w)
 
         async def pipe(r: asyncio.StreamReader, w: asyncio.StreamWriter) -> None:
             with contextlib.suppress(Exception):

@@ -26,6 +26,7 @@ from server.db.models import Game, GameEvent
 from server.db.session import Database
 from tests.cluster.conftest import REDIS_URL
 from tests.cluster.processes import ServeProcess, TcpProxy, cluster_env
+from tests.cluster.test_compose import app_services, compose
 from tests.server.wsclient import TableClient, lobby_listener
 
 pytestmark = pytest.mark.postgres
@@ -49,6 +50,9 @@ def start(pg_url: str, redis_prefix: str, tmp_path: Path) -> Iterator[Start]:
     yield make
     for p in procs:
         p.stop()
+        # Shown by pytest when the test failed (captured output).
+        lines = p.log.read_text(errors="replace").splitlines()
+        print(f"--- {p.log.name}", *[x for x in lines if "/api/health" not in x][-40:], sep="\n")
 
 
 def guest(base: str, name: str) -> tuple[httpx.Client, dict[str, Any]]:
@@ -108,6 +112,7 @@ async def play_until_closed(c: TableClient) -> None:
     """Play on until the process closes the socket for a reconnect (code 1012)."""
     with pytest.raises(ConnectionClosed) as closed:
         await c.play(timeout=30)
+    await c.close()
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 1012
 
 
@@ -169,6 +174,7 @@ async def test_play_across_processes_and_kill_the_owner(
     assert owner(redis_prefix, game_id) == node_of(b)
     assert b.health()["cluster"]["takeovers"] == 1
     await c2.play(timeout=60)
+    await c2.close()
     assert c2.game_over is not None
     assert_finished_whole(pg_url, game_id, c, c2)
 
@@ -188,13 +194,17 @@ async def test_a_process_that_loses_its_lease_stops_writing(
     await play_until_closed(c)
     _, frozen = record(pg_url, game_id)
     # While the ghost holds the lease nobody writes: not A (it stopped), nor B.
-    while owner(redis_prefix, game_id) == "ghost":
-        assert len(record(pg_url, game_id)[1]) == len(frozen)
-        assert a.health()["tables"] == 0 and b.health()["tables"] == 0
+    while True:
+        written = len(record(pg_url, game_id)[1])
+        tables = a.health()["tables"], b.health()["tables"]
+        if owner(redis_prefix, game_id) != "ghost":
+            break  # (what was read may be from after the ghost's lease)
+        assert written == len(frozen) and tables == (0, 0)
         await asyncio.sleep(0.3)
     # The ghost's lease ran out: a process takes the game over and it finishes whole.
     c2 = await reconnect(b.ws, game_id, g["token"], c.version)
     await c2.play(timeout=60)
+    await c2.close()
     assert c2.game_over is not None
     assert_finished_whole(pg_url, game_id, c, c2)
     assert "lost its lease" in a.log.read_text()
@@ -203,10 +213,12 @@ async def test_a_process_that_loses_its_lease_stops_writing(
 async def test_lobbies_and_limits_are_shared_behind_a_proxy(
     start: Start, pg_url: str, redis_prefix: str
 ) -> None:
-    a, b = start(guest_rate_per_minute=4), start(guest_rate_per_minute=4)
-    a.wait_ready()
-    b.wait_ready()
-    proxy = TcpProxy([a.port, b.port])
+    # As many processes as docker-compose.yml runs, behind a proxy like its Caddy.
+    procs = [start(guest_rate_per_minute=4) for _ in app_services(compose())]
+    for p in procs:
+        p.wait_ready()
+    a, b = procs[0], procs[1]
+    proxy = TcpProxy([p.port for p in procs])
     try:
         host, hg = guest(a.http, "Host")
         code = host.post("/api/lobbies", json={"rules": TONPUU}).json()["code"]
@@ -225,7 +237,7 @@ async def test_lobbies_and_limits_are_shared_behind_a_proxy(
         finally:
             await ws.close()
         # Guests per address per minute: 4 in all, whichever process answers. Two were
-        # made above (one on each); through the proxy the next ones go to A, B, A.
+        # made above (on A and B); through the proxy the next ones go to A, B, ...
         got = []
         for i in range(3):
             with httpx.Client(base_url=proxy.http, timeout=20) as client:
@@ -249,6 +261,7 @@ async def test_lobbies_and_limits_are_shared_behind_a_proxy(
         await c.close()
         c = await TableClient.open(proxy.ws, game_id, token, last_version=c.version)
         await c.play(timeout=60)
+        await c.close()
         assert c.game_over is not None
         assert_finished_whole(pg_url, game_id)
         assert proxy.connections >= 5
