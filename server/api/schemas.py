@@ -115,6 +115,8 @@ class Hello(WsMessage):
     watch: str | None = Field(default=None, max_length=64)
     # Receive the frames of one step as one {"type": "batch", "messages": [...]} frame.
     batch: bool = False
+    # 1: a full view after every step; 2: events and decision frames (docs/protocol.md).
+    protocol: Literal[1, 2] = 1
 
 
 class ActionBody(BaseModel):

@@ -55,6 +55,7 @@ class WsConn:
         self.closed = False
         self.close_code = 1000
         self.batch = False
+        self.protocol = 1  # the hello's (docs/protocol.md, "Frames")
         self.writer = asyncio.get_running_loop().create_task(self._write())
 
     def send(self, text: str) -> None:
@@ -300,6 +301,7 @@ async def _table_socket(ctx: ServerContext, ws: WebSocket, game_id: int) -> None
         else:
             conn.seat = seat
             conn.batch = hello.batch
+        conn.protocol = hello.protocol
         table.post(Connect(conn, hello.last_version))
         while True:
             msg = await session.next_message()

@@ -4,7 +4,7 @@ A seat whose player leaves (or never comes) keeps its place for
 ``disconnect_grace`` seconds; then a bot plays it ("auto") until the player
 connects again, when the decision in hand goes back to them. A newer connection
 for a seat replaces the older one (closed with 4409). Spectators join the
-table's one ``SpectatorStream``.
+table's ``Spectators``.
 """
 
 from __future__ import annotations
@@ -29,8 +29,7 @@ class Connections:
         """Every seat's connection, and the spectator stream when anyone watches."""
         t = self.t
         out: list[Conn] = [st.conn for st in t.seats if st.conn is not None]
-        if t.spectators.members:
-            out.append(t.spectators)
+        out.extend(t.spectators.active())
         return out
 
     def start_grace(self) -> None:

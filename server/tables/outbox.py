@@ -12,6 +12,9 @@ class Conn(Protocol):
     """A client connection as the table sees it (the gateway implements it)."""
 
     seat: int | None
+    # What the client asked for in its hello: 1 a view after every step, 2 events and
+    # decision frames (docs/protocol.md, "Frames").
+    protocol: int
 
     def send(self, text: str) -> None:
         """Queue one frame; must not block."""

@@ -6,7 +6,12 @@ connection as that connection may see it: whole to the seats the event names
 that may see nothing of it still gets its version number, so that a client can
 tell it missed nothing). The last ``replay_buffer`` events are kept, already
 encoded, so that a client reconnecting with its last version gets what it
-missed. After every step each connection gets its view.
+missed.
+
+After every step a connection of protocol 1 gets its whole view. One of
+protocol 2 folds the events into the view it got on connecting (web/js/fold.js)
+and gets only a decision frame, its seat's legal actions, hints and timer,
+when these changed since the last one it was sent (docs/protocol.md, "Frames").
 """
 
 from __future__ import annotations
@@ -33,6 +38,8 @@ class Stream:
         # frame): strings and ints, which the garbage collector does not have to scan
         # (event objects of hundreds of tables made its full passes pause every table).
         self.buffer: deque[tuple[int, int, str, str]] = deque(maxlen=table.config.replay_buffer)
+        # The last decision each seat's protocol-2 connection was sent (or shown in a view).
+        self.decided: dict[int, str] = {}
 
     def welcome(self, conn: Conn, last: int | None, players: list[dict[str, Any]]) -> None:
         """A connection's first frames: welcome, the events it missed (when the buffer
@@ -64,6 +71,7 @@ class Stream:
                     "seat": seat,
                     "version": t.version,
                     "mode": "replay" if replay else "resync",
+                    "protocol": conn.protocol,
                     "players": players,
                 }
             ),
@@ -74,7 +82,19 @@ class Stream:
                 if version > last:
                     visible = mask == PUBLIC or (seat is not None and mask >> seat & 1)
                     t.send(conn, full if visible else masked)
-        t.send(conn, self.view_frame(seat))
+            if conn.protocol == 2:
+                # Its view is the one it had, and the events it missed bring it up to date.
+                self.send_decisions([conn], force=True)
+                return
+        self.send_view(conn, Kind.OTHER)
+
+    def send_view(self, conn: Conn, kind: Kind) -> None:
+        """The connection's whole view (on connecting, and on a resync)."""
+        t = self.t
+        seat = conn.seat
+        t.send(conn, self.view_frame(seat), kind)
+        if conn.protocol == 2 and seat is not None:
+            self.decided[seat] = self._decision(seat)
 
     def publish(self, events: list[Event], rows: list[RecordRow]) -> None:
         """Record ``events`` (after ``rows``) and queue them for every connection."""
@@ -131,8 +151,29 @@ class Stream:
             }
         )
 
-    def send_views(self, conns: list[Conn]) -> None:
-        """One view frame per connection; the public parts are built once per step."""
+    def _decision(self, seat: int) -> str:
+        t = self.t
+        return dumps({**t.codec.decision(t.state, seat), "timer": t.timers.timer_json(seat)})
+
+    def send_decisions(self, conns: list[Conn], *, force: bool = False) -> None:
+        """A decision frame to each seat of protocol 2 whose decision changed (``force``:
+        to each, as after a call window dropped the ones it held)."""
+        t = self.t
+        for conn in conns:
+            seat = conn.seat
+            if seat is None or conn.protocol != 2:
+                continue
+            body = self._decision(seat)
+            if force or self.decided.get(seat) != body:
+                self.decided[seat] = body
+                head = f'{{"type":"decision","version":{t.version},"seat":{seat},'
+                t.send(conn, head + body[1:], Kind.VIEW)
+
+    def send_views(self, conns: list[Conn], *, force: bool = False) -> None:
+        """After a step: a view to each connection of protocol 1 (the public parts built
+        once), a decision frame where it changed to each of protocol 2."""
+        self.send_decisions(conns, force=force)
+        conns = [c for c in conns if c.protocol == 1]
         t = self.t
         seats = sorted({conn.seat for conn in conns}, key=lambda s: -1 if s is None else s)
         if not seats:

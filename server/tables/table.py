@@ -67,7 +67,7 @@ from server.tables.outbox import Conn, Kind, Out
 from server.tables.rounds import Rounds
 from server.tables.seatbots import on_bot_turn
 from server.tables.sink import RecordRow, StepWrite, TableSink
-from server.tables.spectators import SpectatorStream
+from server.tables.spectators import Spectators
 from server.tables.stream import Stream
 from server.tables.timers import Timers
 from server.tables.window import Window
@@ -131,7 +131,7 @@ class Table:
         # Where a human sits, a discard's call options are hidden by the call window.
         self.windowed = config.call_window > 0 and any(s.bot is None for s in seats)
         self.version = 0
-        self.spectators = SpectatorStream(self.clock, config.spectator_interval)
+        self.spectators = Spectators(self.clock, config.spectator_interval)
         self.inbox: asyncio.Queue[Message] = asyncio.Queue()
         self._token = 0
         self.finished = False
@@ -290,7 +290,7 @@ class Table:
         elif isinstance(msg, Disconnect):
             self.conns.on_disconnect(msg.conn)
         elif isinstance(msg, Resync):
-            self.send(msg.conn, self.stream.view_frame(msg.conn.seat), Kind.VIEW)
+            self.stream.send_view(msg.conn, Kind.VIEW)
         elif isinstance(msg, Continue):
             self.rounds.on_continue(msg.conn)
         elif isinstance(msg, _Timeout):
@@ -414,6 +414,7 @@ class Table:
         events, conns, ends = w.release()
         self._out.extend(events)
         self.rounds.arm()
-        self.stream.send_views(conns)
+        # The views (or decision frames) it held are out of date: fresh ones.
+        self.stream.send_views(conns, force=True)
         self._out.extend(ends)
         self._unparked.extend(w.parked)

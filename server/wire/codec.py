@@ -18,13 +18,17 @@ class Codec:
     # The views a table sends to the given seats (None: a spectator) of a state.
     views: Callable[[Any, Sequence[int | None]], list[dict[str, Any]]]
     options_json: Callable[[Any], dict[str, Any]]
+    # A seat's own decision now: its legal actions (and hints), for a decision frame.
+    decision: Callable[[Any, int], dict[str, Any]]
 
 
-_RIICHI = Codec(riichi.event_json, riichi.seat_views, riichi.rules_json)
+_RIICHI = Codec(riichi.event_json, riichi.seat_views, riichi.rules_json, riichi.seat_decision)
 CODECS: dict[str, Codec] = {
     "riichi": _RIICHI,
     "sanma": _RIICHI,
-    "nanchang": Codec(nanchang.event_json, nanchang.seat_views, nanchang.options_json),
+    "nanchang": Codec(
+        nanchang.event_json, nanchang.seat_views, nanchang.options_json, nanchang.seat_decision
+    ),
 }
 
 

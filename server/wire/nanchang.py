@@ -24,6 +24,7 @@ from server.engine.nanchang.events import (
     WallExhausted,
     Won,
 )
+from server.engine.nanchang.legal import legal_actions
 from server.engine.nanchang.melds import Meld, RiverTile
 from server.engine.nanchang.observation import NanchangObservation, observe
 from server.engine.nanchang.options import NanchangOptions
@@ -240,3 +241,8 @@ def view_json(obs: NanchangObservation) -> dict[str, Any]:
 def seat_views(g: NanchangGame, seats: Sequence[int | None]) -> list[dict[str, Any]]:
     """The views a table sends to ``seats`` (None: a spectator)."""
     return [view_json(observe(g, s)) for s in seats]
+
+
+def seat_decision(g: NanchangGame, seat: int) -> dict[str, Any]:
+    """What a seat's view says of its own decision now (docs/protocol.md, "Frames")."""
+    return {"legal_actions": [action_json(a) for a in legal_actions(g, seat)]}

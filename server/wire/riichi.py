@@ -29,6 +29,7 @@ from server.engine.riichi.events import (
     Winner,
 )
 from server.engine.riichi.hints import Hints, hints
+from server.engine.riichi.legal import legal
 from server.engine.riichi.observe import Observation, SeatInfo, observations
 from server.engine.riichi.rules import RuleSet
 from server.engine.riichi.scoring import WinResult
@@ -364,3 +365,13 @@ def seat_views(st: GameState, seats: Sequence[int | None]) -> list[dict[str, Any
     obs = observations(st, seats)
     playing = st.phase == "play"
     return views_json(obs, [hints(st, s) if s is not None and playing else None for s in seats])
+
+
+def seat_decision(st: GameState, seat: int) -> dict[str, Any]:
+    """What a seat's view says of its own decision now: its legal actions and its hints
+    (the fields of ``seat_views`` that no event carries; docs/protocol.md, "Frames")."""
+    h = hints(st, seat) if st.phase == "play" else None
+    return {
+        "legal_actions": [action_json(a) for a in legal(st, seat)],
+        "help": hints_json(h) if h is not None else None,
+    }

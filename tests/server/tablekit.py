@@ -19,9 +19,12 @@ from server.tables.table import SeatSpec, Table, TableConfig, default_action
 class FakeConn:
     """Records every frame (with the fake clock's time) and the close code."""
 
-    def __init__(self, clock: FakeClock, seat: int | None, name: str = "") -> None:
+    def __init__(
+        self, clock: FakeClock, seat: int | None, name: str = "", protocol: int = 1
+    ) -> None:
         self.clock = clock
         self.seat = seat
+        self.protocol = protocol
         self.name = name
         self.frames: list[tuple[float, dict[str, Any]]] = []
         self.closed: int | None = None

@@ -33,7 +33,7 @@ def _state(seat2: str) -> Any:
 
 
 async def _play(
-    seat2: str, *, seat2_human: bool = False, script: Any = None
+    seat2: str, *, seat2_human: bool = False, script: Any = None, protocol: int = 1
 ) -> tuple[dict[str, FakeConn], Any]:
     """Seat 0 discards 5p at t=0; run the fake clock to t=3; every seat's frames from then on."""
     clock = FakeClock()
@@ -48,9 +48,9 @@ async def _play(
     table = make_table(
         st, seats, clock=clock, sink=sink, call_window=WINDOW, bot_delay=0.5, options=TIMED
     )
-    conns = {"A": FakeConn(clock, 0), "B": FakeConn(clock, 1)}
+    conns = {"A": FakeConn(clock, 0, protocol=protocol), "B": FakeConn(clock, 1, protocol=protocol)}
     if seat2_human:
-        conns["C"] = FakeConn(clock, 2)
+        conns["C"] = FakeConn(clock, 2, protocol=protocol)
     table.start([])
     for c in conns.values():
         table.post(Connect(c, None))
@@ -109,6 +109,35 @@ async def test_a_human_who_may_call_is_asked_at_once_and_told_nothing_else_early
     # The decider learns the outcome of its pass with everyone else, not before.
     later = [at for at, f in with_call["C"].frames if at > 0.0]
     assert later and min(later) == WINDOW
+
+
+async def test_decision_frames_keep_the_window_s_secret() -> None:
+    """Protocol 2: events and decision frames, not views, and the same guarantee."""
+
+    async def pass_at_0_3(table: Any, clock: FakeClock, conns: dict[str, FakeConn]) -> None:
+        c = conns["C"]
+        ((at, d),) = ((at, f) for at, f in c.frames if f["type"] == "decision")
+        assert at == 0.0 and {a["type"] for a in d["legal_actions"]} == {"pon", "pass"}
+        assert d["timer"] == {"seat": 2, "think_ms": 5000, "bank_ms": 10000}
+        await advance(clock, 0.3)
+        table.post(ClientAction(c, {"type": "pass"}))
+        await settle()
+
+    with_call, _ = await _play(CALL, seat2_human=True, script=pass_at_0_3, protocol=2)
+    without, _ = await _play(NO_CALL, seat2_human=True, protocol=2)
+    for who in ("A", "B"):
+        frames = _until(with_call[who], 1.5)
+        assert frames == _until(without[who], 1.5), who
+        assert "view" not in {f["type"] for _, f in frames}
+        assert [f["event"]["type"] for at, f in frames if at == 0.0] == ["discard"]
+        assert {at for at, _ in frames[1:]} == {WINDOW}
+    # Seat 1 draws when the window closes: its decision frame, its timer starting then.
+    (d,) = (f for _, f in with_call["B"].frames if f["type"] == "decision")
+    assert d["timer"] == {"seat": 1, "think_ms": 5000, "bank_ms": 10000}
+    assert {a["type"] for a in d["legal_actions"]} >= {"discard"}
+    # The discarder's decision ended with its discard: told so with everyone's news.
+    ((at, done),) = ((at, f) for at, f in with_call["A"].frames if f["type"] == "decision")
+    assert at == WINDOW and done["legal_actions"] == [] and done["timer"] is None
 
 
 async def test_a_probe_during_the_window_learns_nothing() -> None:

@@ -1,0 +1,86 @@
+"""Protocol 2 at the actor: events and decision frames after each step, whole views only
+on connecting, on a reconnect past the buffer and on resync (docs/protocol.md, "Frames")."""
+
+from __future__ import annotations
+
+from server.engine.riichi import new_game
+from server.engine.riichi.rules import preset
+from server.engine.riichi.variant import RIICHI
+from server.tables.clock import FakeClock
+from server.tables.table import ClientAction, Connect, Resync, SeatSpec, Table
+from tests.server.tablekit import FakeConn, HeldSink, advance, make_table, settle
+
+STANDARD = preset("standard")
+HUMAN = SeatSpec("Aoi", player_id=1)
+BOTS = [SeatSpec(f"Bot {i}", bot="tsumogiri") for i in (1, 2, 3)]
+
+
+async def _table(seed: bytes, *, replay_buffer: int = 500) -> tuple[Table, FakeClock, FakeConn]:
+    clock = FakeClock()
+    st = new_game(STANDARD, seed, 0)
+    table = make_table(
+        st, [HUMAN, *BOTS], clock=clock, sink=HeldSink(auto=True), replay_buffer=replay_buffer
+    )
+    me = FakeConn(clock, 0, protocol=2)
+    table.start(list(RIICHI.start_events(st)))
+    table.post(Connect(me, None))
+    await settle()
+    return table, clock, me
+
+
+async def test_after_connecting_only_events_and_decisions() -> None:
+    table, clock, me = await _table(b"frames")
+    assert me.types() == ["welcome", "view"]
+    assert me.frames[0][1]["protocol"] == 2
+    discard = next(a for a in me.last_view()["legal_actions"] if a["type"] == "discard")
+    table.post(ClientAction(me, discard))
+    await settle()
+    # The discard and the next draw, then the end of this seat's decision.
+    got = [f for _, f in me.frames[2:]]
+    assert [f["type"] for f in got] == ["event", "event", "decision"]
+    assert got[-1] == {
+        "type": "decision",
+        "version": got[1]["version"],
+        "seat": 0,
+        "legal_actions": [],
+        "help": got[-1]["help"],
+        "timer": None,
+    }
+    # The bots play on: events only, until this seat is asked again.
+    await advance(clock, 2.5)
+    later = [f for _, f in me.frames[5:]]
+    assert "view" not in {f["type"] for f in later}
+    assert later[-1]["type"] == "decision" and later[-1]["legal_actions"]
+    # (here: a chi on seat 3's discard)
+    assert {a["type"] for a in later[-1]["legal_actions"]} == {"chi", "pass"}
+    assert later[-2]["event"]["type"] == "discard" and later[-2]["event"]["seat"] == 3
+
+
+async def test_a_reconnect_within_the_buffer_gets_the_events_and_a_decision() -> None:
+    table, clock, me = await _table(b"again")
+    discard = next(a for a in me.last_view()["legal_actions"] if a["type"] == "discard")
+    table.post(ClientAction(me, discard))
+    await advance(clock, 2.5)
+    last = me.frames[3][1]["version"]  # it saw up to the next seat's draw
+    again = FakeConn(clock, 0, protocol=2)
+    table.post(Connect(again, last))
+    await settle()
+    types = again.types()
+    assert types[0] == "welcome" and again.frames[0][1]["mode"] == "replay"
+    assert "view" not in types and types[-1] == "decision"
+    versions = [f["version"] for _, f in again.frames if f["type"] == "event"]
+    assert versions == list(range(last + 1, table.version + 1))
+
+
+async def test_past_the_buffer_or_on_resync_a_whole_view() -> None:
+    table, clock, me = await _table(b"resync", replay_buffer=2)
+    discard = next(a for a in me.last_view()["legal_actions"] if a["type"] == "discard")
+    table.post(ClientAction(me, discard))
+    await advance(clock, 2.5)
+    again = FakeConn(clock, 0, protocol=2)
+    table.post(Connect(again, 7))
+    await settle()
+    assert again.types() == ["welcome", "view"] and again.frames[0][1]["mode"] == "resync"
+    table.post(Resync(again))
+    await settle()
+    assert again.types()[-1] == "view"
