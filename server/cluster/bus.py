@@ -91,7 +91,10 @@ class Bus:
             # One turn of the loop: everything the running step queues goes together.
             await asyncio.sleep(0)
             self._wake.clear()
-            await self._send_queued()
+            try:
+                await self._send_queued()
+            except Exception:  # the writer must outlive one bad batch
+                log.exception("bus: sending failed")
 
     async def _send_queued(self) -> None:
         if not self._queued:

@@ -253,8 +253,8 @@ class Node:
             table.post(Continue(rc))
 
     def _connect(self, item: Item) -> None:
-        _, game_id, cid, node, seat, last_version = item
-        rc = RemoteConn(self.bus, str(node), str(cid), int(game_id), seat)
+        _, game_id, cid, node, seat, last_version, protocol = item
+        rc = RemoteConn(self.bus, str(node), str(cid), int(game_id), seat, int(protocol))
         table = self.tables.get(rc.game_id)
         if table is None:
             rc.close(SERVICE_RESTART)

@@ -7,7 +7,7 @@ each remote socket is a ``RemoteConn``: the table sends frames to it like to any
 connection, and they go back to the gateway, which writes them to the socket.
 
 Commands (to the owner's channel), one list each:
-  ``["connect", game, conn, node, seat, last_version]``, ``["action", conn, action,
+  ``["connect", game, conn, node, seat, last_version, protocol]``, ``["action", conn, action,
   version, ref]``, ``["resync", conn]``, ``["continue", conn]``, ``["leave", conn]``.
 Frames (to the gateway's channel): ``["f", conn, text]``; ``["x", conn, code]`` closes.
 ``conn`` is the socket's id, unique in the cluster (``{node}.{n}``).
@@ -30,14 +30,17 @@ SERVICE_RESTART = 1012
 class RemoteConn:
     """A socket of another process, as the owning table sees it."""
 
-    __slots__ = ("bus", "cid", "game_id", "node", "seat")
+    __slots__ = ("bus", "cid", "game_id", "node", "protocol", "seat")
 
-    def __init__(self, bus: Bus, node: str, cid: str, game_id: int, seat: int | None) -> None:
+    def __init__(
+        self, bus: Bus, node: str, cid: str, game_id: int, seat: int | None, protocol: int = 1
+    ) -> None:
         self.bus = bus
         self.node = node
         self.cid = cid
         self.game_id = game_id
         self.seat = seat
+        self.protocol = protocol  # the hello's, as the gateway read it
 
     def send(self, text: str) -> None:
         self.bus.to_node(self.node, ["f", self.cid, text])
@@ -72,7 +75,15 @@ class RemoteTable:
             self.cids[id(msg.conn)] = cid
             bus.to_node(
                 self.owner,
-                ["connect", self.game_id, cid, bus.node, msg.conn.seat, msg.last_version],
+                [
+                    "connect",
+                    self.game_id,
+                    cid,
+                    bus.node,
+                    msg.conn.seat,
+                    msg.last_version,
+                    msg.conn.protocol,
+                ],
             )
             return
         if not isinstance(msg, ClientAction | Resync | Continue | Disconnect):

@@ -41,7 +41,7 @@ def cluster_env(db_url: str, prefix: str, **settings: Any) -> dict[str, str]:
             "JANTAKU_REDIS_PREFIX": prefix,
             "JANTAKU_ENV": "test",
             "JANTAKU_SECRET": TEST_SECRET,
-            "JANTAKU_LEASE_SECONDS": "1.5",
+            "JANTAKU_LEASE_SECONDS": "2",
             "JANTAKU_BOT_DELAY_SECONDS": "0",
             "JANTAKU_CALL_WINDOW_SECONDS": "0",
             "JANTAKU_ROUND_END_PAUSE_SECONDS": "30",

@@ -173,7 +173,7 @@ async def test_play_across_processes_and_kill_the_owner(
     # B took the lease and rebuilt the table from the record.
     assert owner(redis_prefix, game_id) == node_of(b)
     assert b.health()["cluster"]["takeovers"] == 1
-    await c2.play(timeout=60)
+    await c2.play(timeout=120)
     await c2.close()
     assert c2.game_over is not None
     assert_finished_whole(pg_url, game_id, c, c2)
@@ -203,7 +203,7 @@ async def test_a_process_that_loses_its_lease_stops_writing(
         await asyncio.sleep(0.3)
     # The ghost's lease ran out: a process takes the game over and it finishes whole.
     c2 = await reconnect(b.ws, game_id, g["token"], c.version)
-    await c2.play(timeout=60)
+    await c2.play(timeout=120)
     await c2.close()
     assert c2.game_over is not None
     assert_finished_whole(pg_url, game_id, c, c2)
@@ -260,7 +260,7 @@ async def test_lobbies_and_limits_are_shared_behind_a_proxy(
         await c.play(max_actions=3)
         await c.close()
         c = await TableClient.open(proxy.ws, game_id, token, last_version=c.version)
-        await c.play(timeout=60)
+        await c.play(timeout=120)
         await c.close()
         assert c.game_over is not None
         assert_finished_whole(pg_url, game_id)
