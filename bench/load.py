@@ -11,6 +11,14 @@ errors and the server's memory.
 
     .venv/bin/python bench/load.py                      # short run: 50 tables, 20 s
     .venv/bin/python bench/load.py --tables 500 --duration 60
+    .venv/bin/python bench/load.py --servers 2 --tables 2000 --duration 60
+
+``--servers N`` starts N processes on one PostgreSQL (a fresh schema of ``--db``,
+default the local test database) and one Redis (``--redis``, a key prefix of its
+own), as docs/operations.md deploys them. Each table is created through one
+process (which owns it) and its seats connect to the processes in turn, as a
+round-robin proxy would send them: with two, half the sockets are relayed. The
+CPU per action is that of all the server processes, and Redis's beside it.
 """
 
 from __future__ import annotations
@@ -40,6 +48,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 ROOT = Path(__file__).resolve().parents[1]
+PG_DEFAULT = "postgresql://postgres@127.0.0.1:5432/test"
 
 
 def choose(view: dict[str, Any]) -> dict[str, Any]:
@@ -255,6 +264,14 @@ def start_server(
 ) -> subprocess.Popen[bytes]:
     """``jantaku serve`` on ``db_url``; ``defaults``: keep the abuse limits as deployed
     (bench/abuse.py), else raise them (every client of this bench is on 127.0.0.1)."""
+    proc = spawn_server(db_url, port, log, call_window, defaults=defaults)
+    wait_server(proc, port, log)
+    return proc
+
+
+def server_env(
+    db_url: str, call_window: float, *, defaults: bool = False, **extra: str
+) -> dict[str, str]:
     limits = {
         "JANTAKU_JOIN_RATE_PER_MINUTE": "1000000",
         "JANTAKU_GUEST_RATE_PER_MINUTE": "1000000",
@@ -273,23 +290,130 @@ def start_server(
         # The call window holds every discard's outcome for this long (by design):
         # off by default, so that the latency is the server's own work.
         "JANTAKU_CALL_WINDOW_SECONDS": str(call_window),
+        **extra,
     }
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "server", "serve", "--port", str(port)],
+    return env
+
+
+def spawn_server(
+    db_url: str,
+    port: int,
+    log: Path,
+    call_window: float,
+    *,
+    defaults: bool = False,
+    migrate: bool = True,
+    **extra: str,
+) -> subprocess.Popen[bytes]:
+    env = server_env(db_url, call_window, defaults=defaults, **extra)
+    return subprocess.Popen(
+        [sys.executable, "-m", "server", "serve", "--port", str(port)]
+        + ([] if migrate else ["--no-migrate"]),
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=log.open("wb"),
     )
-    deadline = time.monotonic() + 30
+
+
+def wait_server(proc: subprocess.Popen[bytes], port: int, log: Path) -> None:
+    deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         try:
             if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1).status_code == 200:
-                return proc
+                return
         except httpx.HTTPError:
             time.sleep(0.1)
     proc.kill()
     raise SystemExit(f"the server did not start; see {log}")
+
+
+class Cluster:
+    """``n`` server processes on a fresh PostgreSQL schema and a Redis key prefix
+    (``redis_url`` None: one process without Redis, as deployed before)."""
+
+    def __init__(self, n: int, pg_base: str, redis_url: str | None, tmp: Path, call_window: float):
+        from sqlalchemy import create_engine, text
+
+        from server.settings import normalize_db_url
+
+        self.redis_url = redis_url
+        self.prefix = f"jantaku-load-{secrets.token_hex(4)}:"
+        self.schema = f"load_{secrets.token_hex(4)}"
+        base = normalize_db_url(pg_base)
+        self.engine = create_engine(base)
+        with self.engine.begin() as conn:
+            conn.execute(text(f"CREATE SCHEMA {self.schema}"))
+        sep = "&" if "?" in base else "?"
+        self.db_url = f"{base}{sep}options=-csearch_path%3D{self.schema}"
+        # Tokens are HMACs keyed by the secret: one for every process.
+        secret = secrets.token_urlsafe(48)
+        env = server_env(self.db_url, call_window, JANTAKU_SECRET=secret)
+        # Migrated once, before the processes (each starts with --no-migrate).
+        subprocess.run(
+            [sys.executable, "-m", "server", "db", "upgrade"],
+            cwd=ROOT,
+            env=env,
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
+        self.ports = [free_port() for _ in range(n)]
+        self.logs = [tmp / f"server-{i}.log" for i in range(n)]
+        self.procs = [
+            spawn_server(
+                self.db_url,
+                port,
+                log,
+                call_window,
+                migrate=False,
+                JANTAKU_SECRET=secret,
+                **(
+                    {"JANTAKU_REDIS_URL": redis_url, "JANTAKU_REDIS_PREFIX": self.prefix}
+                    if redis_url
+                    else {}
+                ),
+            )
+            for port, log in zip(self.ports, self.logs, strict=True)
+        ]
+        for proc, port, log in zip(self.procs, self.ports, self.logs, strict=True):
+            wait_server(proc, port, log)
+
+    def redis_pid(self) -> int | None:
+        import redis
+
+        if not self.redis_url:
+            return None
+        with redis.Redis.from_url(self.redis_url) as r:
+            pid = r.info("server").get("process_id")
+        return int(pid) if pid else None
+
+    def close(self) -> None:
+        import redis
+        from sqlalchemy import text
+
+        for proc in self.procs:
+            proc.terminate()
+        for proc in self.procs:
+            try:
+                proc.wait(60)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        if self.redis_url:
+            with redis.Redis.from_url(self.redis_url) as r:
+                for key in r.scan_iter(match=self.prefix + "*", count=1000):
+                    r.delete(key)
+        with self.engine.begin() as conn:
+            conn.execute(text(f"DROP SCHEMA {self.schema} CASCADE"))
+        self.engine.dispose()
+
+
+async def setup_spread(bases: list[str], n: int) -> list[tuple[int, list[str], int]]:
+    """``n`` tables made through the servers in turn: (game id, tokens, server index)."""
+    parts = await asyncio.gather(
+        *(setup_tables(base, len(range(i, n, len(bases)))) for i, base in enumerate(bases))
+    )
+    return [(g, tokens, i) for i, part in enumerate(parts) for g, tokens in part]
 
 
 async def setup_tables(base: str, n: int) -> list[tuple[int, list[str]]]:
@@ -315,10 +439,12 @@ async def play(
     measure_from: float,
     measure_to: float,
     addresses: list[str] | None = None,
+    routes: dict[int, list[str]] | None = None,
 ) -> dict[str, Any]:
     """Connect every seat of ``tables`` and play; measure between two wall-clock times.
 
-    ``addresses``: a local address per table to connect from (default: any)."""
+    ``addresses``: a local address per table to connect from (default: any);
+    ``routes``: per game, the server each seat connects to (default: ``ws_base``)."""
     stats = Stats()
     stop = asyncio.Event()
     tasks: list[asyncio.Task[None]] = []
@@ -327,9 +453,10 @@ async def play(
         table = BenchTable(game_id, 1.0 / rate, stats)
         bench_tables.append(table)
         addr = addresses[i] if addresses else None
+        urls = routes[game_id] if routes else [ws_base] * len(tokens)
         tasks.extend(
-            asyncio.create_task(seat_client(ws_base, token, table, stats, stop, batch, addr))
-            for token in tokens
+            asyncio.create_task(seat_client(url, token, table, stats, stop, batch, addr))
+            for token, url in zip(tokens, urls, strict=True)
         )
     dog = asyncio.create_task(watchdog(bench_tables, stats, stop))
     await asyncio.sleep(max(0.0, measure_from - time.time()))
@@ -378,7 +505,19 @@ def _client_process(conn: Connection, *args: Any) -> None:
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
     proc = None
-    if args.url:
+    cluster: Cluster | None = None
+    routes: dict[int, list[str]] | None = None
+    pg = (args.db or "").startswith(("postgres://", "postgresql"))
+    if args.servers is not None or (pg and not args.url):
+        # Many processes (or one, on PostgreSQL): a fresh schema, dropped afterwards.
+        tmp = Path(tempfile.mkdtemp(prefix="jantaku-load-"))
+        redis_url = args.redis if args.servers is not None else None
+        n = args.servers or 1
+        cluster = Cluster(n, args.db or PG_DEFAULT, redis_url, tmp, args.call_window)
+        print(f"server logs: {tmp}", file=sys.stderr)
+        bases = [f"http://127.0.0.1:{port}" for port in cluster.ports]
+        base = bases[0]
+    elif args.url:
         base = args.url.rstrip("/")
     else:
         port = free_port()
@@ -390,7 +529,16 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     ws_base = "ws" + base[len("http") :]
     try:
         t0 = time.monotonic()
-        tables = asyncio.run(setup_tables(base, args.tables))
+        if cluster is None:
+            tables = asyncio.run(setup_tables(base, args.tables))
+        else:
+            spread = asyncio.run(setup_spread(bases, args.tables))
+            tables = [(g, tokens) for g, tokens, _ in spread]
+            # Seat s of a table made (and owned) by server i connects to server i + s:
+            # as a round-robin proxy would, most sockets reach another process.
+            n = len(bases)
+            ws_bases = ["ws" + b[len("http") :] for b in bases]
+            routes = {g: [ws_bases[(i + s) % n] for s in range(4)] for g, _, i in spread}
         setup = time.monotonic() - t0
         # The clients run in several processes (a table's four seats in one), so that
         # one client event loop is not what the latency measures.
@@ -406,22 +554,38 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             recv, send = ctx.Pipe(duplex=False)
             p = ctx.Process(
                 target=_client_process,
-                args=(send, ws_base, part, args.rate, not args.no_batch, measure_from, measure_to),
+                args=(
+                    send,
+                    ws_base,
+                    part,
+                    args.rate,
+                    not args.no_batch,
+                    measure_from,
+                    measure_to,
+                    None,
+                    routes,
+                ),
             )
             p.start()
             pipes.append(recv)
             procs.append(p)
+        pids = [p.pid for p in cluster.procs] if cluster else [proc.pid] if proc else []
+        redis_pid = cluster.redis_pid() if cluster else None
         time.sleep(max(0.0, measure_from - time.time()))
-        mem_start = rss_mb(proc.pid) if proc else float("nan")
-        cpu_start = cpu_seconds(proc.pid) if proc else float("nan")
+        mem_start = [rss_mb(pid) for pid in pids]
+        cpu_start = sum(cpu_seconds(pid) for pid in pids) if pids else float("nan")
+        redis_start = cpu_seconds(redis_pid) if redis_pid else float("nan")
         time.sleep(max(0.0, measure_to - time.time()))
-        mem_end = rss_mb(proc.pid) if proc else float("nan")
-        cpu = (cpu_seconds(proc.pid) if proc else float("nan")) - cpu_start
+        mem_end = [rss_mb(pid) for pid in pids]
+        cpu = (sum(cpu_seconds(pid) for pid in pids) if pids else float("nan")) - cpu_start
+        redis_cpu = (cpu_seconds(redis_pid) if redis_pid else float("nan")) - redis_start
         elapsed = args.duration
         parts = [r.recv() for r in pipes]
         for p in procs:
             p.join()
     finally:
+        if cluster is not None:
+            cluster.close()
         if proc is not None:
             proc.terminate()
             try:
@@ -466,10 +630,20 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "mean_ms": round(statistics.fmean(lat) * 1000, 1) if lat else None,
         "errors": errors,
         "games_finished": sum(part["games_finished"] for part in parts),
-        "server_rss_mb": {"start": round(mem_start, 1), "end": round(mem_end, 1)},
+        "servers": args.servers or 1,
+        "redis": bool(cluster and cluster.redis_url),
+        # One figure per server process.
+        "server_rss_mb": {
+            "start": [round(m, 1) for m in mem_start],
+            "end": [round(m, 1) for m in mem_end],
+        },
         # CPU the server used per action: what the machine's load does not distort.
         "server_cpu_pct": round(100 * cpu / elapsed, 1),
         "server_cpu_ms_per_action": round(1000 * cpu / max(1, actions), 2),
+        # Redis's own process (many servers only): leases, relayed frames, pushes.
+        "redis_cpu_ms_per_action": round(1000 * redis_cpu / max(1, actions), 2)
+        if cluster and cluster.redis_url
+        else None,
         # Each client process's share of one core: near 100 % means the clients, not
         # the server, set the latency.
         "client_cpu_pct": [round(100 * part["cpu_s"] / elapsed, 1) for part in parts],
@@ -491,7 +665,20 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--procs", type=int, default=2, help="client processes (default 2; tables split evenly)"
     )
-    p.add_argument("--db", help="DATABASE_URL for the spawned server (default: temp SQLite)")
+    p.add_argument(
+        "--db",
+        help="DATABASE_URL for the spawned server (default: temp SQLite; with --servers, "
+        f"PostgreSQL, a fresh schema of {PG_DEFAULT})",
+    )
+    p.add_argument(
+        "--servers",
+        type=int,
+        help="server processes on one PostgreSQL and one Redis (default: one process "
+        "without Redis, as before; --db postgresql://... then uses a fresh schema of it)",
+    )
+    p.add_argument(
+        "--redis", default="redis://127.0.0.1:6379/0", help="Redis for --servers above 1"
+    )
     p.add_argument(
         "--url",
         help="use a running server instead, e.g. http://127.0.0.1:8000 (started with "

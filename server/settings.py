@@ -115,6 +115,16 @@ class Settings(BaseSettings):
     # are answered with a full resync).
     replay_buffer_events: int = 500
 
+    # Many processes (docs/operations.md, "Many processes"): a Redis URL shares live
+    # tables, lobby pushes and rate limits between every process on one PostgreSQL.
+    # Empty: one process, everything in its memory (SQLite or PostgreSQL).
+    redis_url: str = ""
+    # Prefix of every Redis key and channel (several deployments on one Redis).
+    redis_prefix: str = "jantaku:"
+    # A table's owner renews its lease a few times per this many seconds; a process
+    # that stops renewing (killed) loses its tables to another after it.
+    lease_seconds: float = 3.0
+
     # Operations (docs/operations.md).
     # The path prefix the app is served under behind a proxy, e.g. "/mahjong" (no
     # trailing slash); requests may come with or without it.
@@ -151,6 +161,22 @@ class Settings(BaseSettings):
                 "JANTAKU_ROOT_PATH must start with / and not end with one, e.g. /mahjong"
             )
         return self
+
+    @model_validator(mode="after")
+    def _redis_needs_shared_database(self) -> Settings:
+        if self.redis_url and not self.database_url.startswith(("postgres://", "postgresql")):
+            raise SettingsError(
+                "JANTAKU_REDIS_URL is for many processes on one PostgreSQL database: "
+                "set DATABASE_URL to postgresql://..."
+            )
+        if self.lease_seconds < 0.5:
+            raise SettingsError("JANTAKU_LEASE_SECONDS must be at least 0.5")
+        return self
+
+    @property
+    def clustered(self) -> bool:
+        """Whether this process is one of many (JANTAKU_REDIS_URL is set)."""
+        return bool(self.redis_url)
 
     @property
     def sqlalchemy_url(self) -> str:

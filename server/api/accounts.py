@@ -72,9 +72,9 @@ async def _credential(request: Request, ctx: ServerContext) -> tuple[Credential,
     return found
 
 
-def _limit_login(ctx: ServerContext, request: Request, username: str) -> None:
+async def _limit_login(ctx: ServerContext, request: Request, username: str) -> None:
     keys = [f"addr:{client_address(request)}", f"user:{username.lower()[:64]}"]
-    wait = ctx.login_limiter.hit_all(keys)
+    wait = await ctx.login_limiter.hit_keys(keys)
     if wait is not None:
         raise api_error(
             429,
@@ -90,7 +90,7 @@ async def _check_password(
     """403 unless ``password`` is the account's (limited like a sign-in)."""
     if cred.player.username is None:
         raise api_error(409, "not_claimed", "a guest has no password: claim the identity first")
-    _limit_login(ctx, request, cred.player.username)
+    await _limit_login(ctx, request, cred.player.username)
     ok = await asyncio.to_thread(verify_password, cred.player.password_hash, password)
     if not ok:
         raise api_error(403, "wrong_password", "the password is not right")
@@ -126,7 +126,7 @@ async def claim(body: ClaimBody, request: Request, ctx: Ctx) -> dict[str, Any]:
     cred, h = await _credential(request, ctx)
     if cred.player.username is not None:
         raise api_error(409, "already_claimed", "this identity already has an account")
-    _limit_login(ctx, request, body.username)
+    await _limit_login(ctx, request, body.username)
     encoded = await asyncio.to_thread(hash_password, body.password)
     dead = token_hash(ctx.settings.secret, new_token())
     agent = request.headers.get("user-agent", "")
@@ -146,7 +146,7 @@ async def claim(body: ClaimBody, request: Request, ctx: Ctx) -> dict[str, Any]:
 @router.post("/login")
 async def login(body: LoginBody, request: Request, response: Response, ctx: Ctx) -> dict[str, Any]:
     """Sign in on this device: a new session, its token in the body and the cookie."""
-    _limit_login(ctx, request, body.username)
+    await _limit_login(ctx, request, body.username)
     player = await ctx.run_db(lambda s: accounts.by_username(s, body.username))
     encoded = player.password_hash if player is not None else None
     ok = await asyncio.to_thread(verify_password, encoded, body.password)

@@ -40,6 +40,9 @@ from server.api.hub import LobbyHub
 from server.api.metrics import Metrics, MetricsMiddleware, attach
 from server.api.ratelimit import WindowLimiter
 from server.api.rootpath import RootPath
+from server.cluster.fanout import ClusterFanout
+from server.cluster.node import FencedSink, Node
+from server.cluster.ratelimit import RedisWindowLimiter
 from server.db import games as game_queries
 from server.db import lobbies as lobby_queries
 from server.db.models import Lobby
@@ -50,6 +53,7 @@ from server.settings import Settings, get_settings
 from server.tables.manager import TableManager
 from server.tables.options import game_setup
 from server.tables.resume import ResumeError
+from server.tables.sink import TableSink
 from server.tables.table import BotFactory, SeatSpec, TableConfig
 
 # The largest JSON request body any API route takes (the log import has its own limit).
@@ -120,6 +124,20 @@ async def reload_game(db: Database, tables: TableManager, game_id: int) -> None:
         return
 
 
+def shared_limits(ctx: ServerContext, node: Node) -> None:
+    """The rate limits counted in Redis, once for every process."""
+    s = ctx.settings
+
+    def limiter(name: str, per_minute: int) -> RedisWindowLimiter:
+        return RedisWindowLimiter(node.redis, s.redis_prefix, name, per_minute, 60.0)
+
+    ctx.join_limiter = limiter("join", s.join_rate_per_minute)
+    ctx.guest_limiter = limiter("guest", s.guest_rate_per_minute)
+    ctx.lobby_limiter = limiter("lobby", s.lobby_rate_per_minute)
+    ctx.rename_limiter = limiter("rename", s.rename_rate_per_minute)
+    ctx.login_limiter = limiter("login", s.login_rate_per_minute)
+
+
 def swagger_ui_dir() -> Path:
     """Swagger UI's files, as the fastapi-offline package ships them."""
     import fastapi_offline
@@ -144,7 +162,10 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         db = Database(settings.sqlalchemy_url)
-        live = await asyncio.to_thread(db.run, game_queries.live_games)
+        # Many processes: live games are taken over by the node's sweep, one lease each.
+        live: list[game_queries.LiveGame] = []
+        if not settings.clustered:
+            live = await asyncio.to_thread(db.run, game_queries.live_games)
         recorder = Recorder(db)
         recorder.start()
         config = TableConfig(
@@ -156,7 +177,15 @@ def create_app(
             call_window=settings.call_window_seconds,
             spectator_interval=settings.spectator_interval_seconds,
         )
-        tables = TableManager(config, recorder, bot_factory)
+        # Many processes: a table commits only while this process surely holds its lease.
+        sink: TableSink = recorder
+        if settings.clustered:
+            sink = FencedSink(recorder, lambda g: node is not None and node.leases.valid(g))
+        tables = TableManager(config, sink, bot_factory)
+        node: Node | None = None
+        if settings.clustered:
+            node = Node(settings, db, tables, lambda g: resume_games(db, tables, [g]))
+            tables.fanout = ClusterFanout(node.bus)
         background: set[asyncio.Task[None]] = set()
 
         def game_ended(game_id: int) -> None:
@@ -165,6 +194,8 @@ def create_app(
             task.add_done_callback(background.discard)
 
         def table_broken(game_id: int) -> None:
+            if node is not None:
+                return  # its lease is released; a sweep rebuilds it from the record
             task = asyncio.get_running_loop().create_task(reload_game(db, tables, game_id))
             background.add(task)
             task.add_done_callback(background.discard)
@@ -182,7 +213,13 @@ def create_app(
             lobby_limiter=WindowLimiter(settings.lobby_rate_per_minute, 60.0),
             rename_limiter=WindowLimiter(settings.rename_rate_per_minute, 60.0),
             login_limiter=WindowLimiter(settings.login_rate_per_minute, 60.0),
+            node=node,
         )
+        if node is not None:
+            shared_limits(ctx, node)
+            ctx.hub.relay = lambda code, frame: node.bus.send(node.bus.lobby, [code, frame])
+            node.on_lobby = ctx.hub.deliver
+            await node.start()
         attach(metrics, ctx)
         await resume_games(db, tables, live)
         log.info(
@@ -201,6 +238,8 @@ def create_app(
                 task.cancel()
             await tables.shutdown()
             await recorder.close()
+            if node is not None:
+                await node.close()
             db.dispose()
 
     # Every JSON body of the API is small; the log import sets its own, larger limit.

@@ -6,21 +6,24 @@ import asyncio
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 from fastapi import Depends, HTTPException, Request
 from sqlalchemy.orm import Session
 
 from server.api.auth import COOKIE_NAME, bearer_token, token_hash, watch_key, watch_key_ok
 from server.api.hub import LobbyHub
-from server.api.ratelimit import WindowLimiter
+from server.api.ratelimit import Limiter, WindowLimiter
 from server.api.revocation import SocketRegistry
-from server.db import accounts, games
+from server.db import accounts, games, lobbies
 from server.db.models import Player
 from server.db.recorder import Recorder
 from server.db.session import Database
 from server.settings import Settings
 from server.tables.manager import TableManager
+
+if TYPE_CHECKING:
+    from server.cluster.node import Node
 
 T = TypeVar("T")
 
@@ -32,14 +35,16 @@ class ServerContext:
     tables: TableManager
     recorder: Recorder
     hub: LobbyHub
-    join_limiter: WindowLimiter
-    guest_limiter: WindowLimiter
-    lobby_limiter: WindowLimiter
-    rename_limiter: WindowLimiter
+    join_limiter: Limiter
+    guest_limiter: Limiter
+    lobby_limiter: Limiter
+    rename_limiter: Limiter
     # Sign-in attempts (and password checks) per address and per username.
-    login_limiter: WindowLimiter = field(default_factory=lambda: WindowLimiter(10, 60.0))
+    login_limiter: Limiter = field(default_factory=lambda: WindowLimiter(10, 60.0))
     # Open WebSockets by the credential (token hash) they were opened with.
     credential_sockets: SocketRegistry = field(default_factory=SocketRegistry)
+    # This process among many (JANTAKU_REDIS_URL), else None.
+    node: Node | None = None
     # Log imports running now, per player.
     imports: dict[int, int] = field(default_factory=dict)
     # Analyses of finished games (immutable once over), newest last: api/analysis.py.
@@ -115,8 +120,8 @@ def client_address(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
 
-def check_rate(
-    limiter: WindowLimiter, request: Request, too_many: str, player: Player | None = None
+async def check_rate(
+    limiter: Limiter, request: Request, too_many: str, player: Player | None = None
 ) -> None:
     """429 ``rate_limited`` (with Retry-After) once the client's address, or the player
     (when given), is over ``limiter``: a player cannot get round it by changing address,
@@ -124,7 +129,7 @@ def check_rate(
     keys = [f"addr:{client_address(request)}"]
     if player is not None:
         keys.append(f"player:{player.id}")
-    wait = limiter.hit_all(keys)
+    wait = await limiter.hit_keys(keys)
     if wait is not None:
         raise api_error(
             429,

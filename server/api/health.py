@@ -33,11 +33,13 @@ async def health(ctx: Ctx) -> Any:
         database = "error: no answer within the timeout"
     except Exception as exc:
         database = f"error: {type(exc).__name__}"
-    body = {
+    body: dict[str, Any] = {
         "status": "ok" if database == "ok" else "unavailable",
         "database": database,
         **ctx.tables.stats(),
     }
+    if ctx.node is not None:
+        body["cluster"] = {"node": ctx.node.name, **ctx.node.stats()}
     return JSONResponse(body, status_code=200 if database == "ok" else 503)
 
 

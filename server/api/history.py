@@ -141,7 +141,7 @@ async def lobby_games(
 ) -> dict[str, Any]:
     """Finished games played in one lobby, newest first."""
     # A code look-up like any other (it tells whether a code exists).
-    check_rate(ctx.join_limiter, request, "lobby look-ups")
+    await check_rate(ctx.join_limiter, request, "lobby look-ups")
     got = await ctx.run_db(lambda s: queries.lobby_games(s, code, limit, offset))
     if got is None:
         raise api_error(404, "not_found", f"no lobby {code}")

@@ -83,8 +83,8 @@ def validated_rules(spec: str | dict[str, Any]) -> dict[str, Any]:
         raise api_error(422, "bad_rules", str(exc)) from None
 
 
-def _limit(ctx: ServerContext, request: Request, player: Player | None = None) -> None:
-    check_rate(ctx.join_limiter, request, "lobby look-ups", player)
+async def _limit(ctx: ServerContext, request: Request, player: Player | None = None) -> None:
+    await check_rate(ctx.join_limiter, request, "lobby look-ups", player)
 
 
 async def _change(
@@ -125,15 +125,24 @@ async def _start_table(ctx: ServerContext, g: lobbies.StartedGame) -> None:
     lobby reopened, as if start had not been pressed (all or nothing)."""
     try:
         variant, rules, options = game_setup(g.rules)
-        ctx.tables.start_table(
-            g.game_id,
-            variant,
-            rules,
-            options,
-            g.seed,
-            g.first_dealer,
-            [SeatSpec(name, pid, bot) for name, pid, bot in g.seats],
-        )
+
+        def start() -> None:
+            ctx.tables.start_table(
+                g.game_id,
+                variant,
+                rules,
+                options,
+                g.seed,
+                g.first_dealer,
+                [SeatSpec(name, pid, bot) for name, pid, bot in g.seats],
+            )
+
+        if ctx.node is None:
+            start()
+        else:
+            # Under its lease; if another process took the new game first (its sweep
+            # saw it live), that one plays it: nothing to do here.
+            await ctx.node.claim(g.game_id, start)
     except Exception:
         log.exception("game %d: the table could not be started", g.game_id)
         await ctx.run_db(lambda s: games.abort_game(s, g.game_id))
@@ -147,7 +156,7 @@ async def create_lobby(
     body: LobbyCreate, request: Request, player: CurrentPlayer, ctx: Ctx
 ) -> dict[str, Any]:
     """Create a private lobby; the host takes slot 0."""
-    check_rate(ctx.lobby_limiter, request, "new lobbies", player)
+    await check_rate(ctx.lobby_limiter, request, "new lobbies", player)
     rules = validated_rules(lobby_rules(body.rules))
 
     def work(s: Session) -> dict[str, Any]:
@@ -160,7 +169,7 @@ async def create_lobby(
 
 @router.get("/{code}")
 async def get_lobby(code: LobbyCode, request: Request, ctx: Ctx) -> dict[str, Any]:
-    _limit(ctx, request)
+    await _limit(ctx, request)
 
     def work(s: Session) -> dict[str, Any]:
         return lobbies.lobby_json(s, lobbies.get_lobby(s, code))
@@ -185,7 +194,7 @@ async def update_lobby(
 async def join_lobby(
     code: LobbyCode, body: JoinBody, request: Request, player: CurrentPlayer, ctx: Ctx
 ) -> dict[str, Any]:
-    _limit(ctx, request, player)
+    await _limit(ctx, request, player)
     return await _change(ctx, code, lambda s, lobby: lobbies.join(s, lobby, player, body.slot))
 
 

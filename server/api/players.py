@@ -21,7 +21,7 @@ async def create_guest(
     body: GuestCreate, request: Request, response: Response, ctx: Ctx
 ) -> GuestCreated:
     """Create a guest identity; the token comes back in the body and as an HttpOnly cookie."""
-    check_rate(ctx.guest_limiter, request, "new guests from this address")
+    await check_rate(ctx.guest_limiter, request, "new guests from this address")
     token = new_token()
     h = token_hash(ctx.settings.secret, token)
     player = await ctx.run_db(lambda s: lobbies.create_player(s, body.name, h))
@@ -45,7 +45,7 @@ async def me(player: CurrentPlayer) -> PlayerPublic:
 async def rename(
     body: GuestCreate, request: Request, player: CurrentPlayer, ctx: Ctx
 ) -> PlayerPublic:
-    check_rate(ctx.rename_limiter, request, "renames", player)
+    await check_rate(ctx.rename_limiter, request, "renames", player)
 
     def _rename(s: Session) -> None:
         p = s.get(Player, player.id)

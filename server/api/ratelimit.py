@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
+from typing import Protocol
 
 
 class TokenBucket:
@@ -45,6 +46,9 @@ class WindowLimiter:
             self.hit(k)
         return None
 
+    async def hit_keys(self, keys: list[str]) -> float | None:
+        return self.hit_all(keys)
+
     def _wait(self, key: str, now: float) -> float | None:
         q = self.hits.get(key)
         if q is None:
@@ -66,3 +70,10 @@ class WindowLimiter:
         if len(self.hits) > 10000:
             self.hits = {k: v for k, v in self.hits.items() if v and v[-1] > now - self.window}
         return None
+
+
+class Limiter(Protocol):
+    """A sliding-window limit over keys, in this process's memory or shared (Redis)."""
+
+    async def hit_keys(self, keys: list[str]) -> float | None:
+        """Record a hit on every key if each allows one; else seconds to wait (no hit)."""

@@ -31,6 +31,7 @@ from server.api.schemas import (
     ResyncMsg,
     WsMessage,
 )
+from server.cluster.node import RETRY
 from server.db import lobbies
 from server.db.models import Player
 from server.tables.table import ClientAction, Connect, Continue, Disconnect, Resync, error_frame
@@ -40,6 +41,8 @@ router = APIRouter(tags=["websocket"])
 # A client that stops reading is cut off rather than left to grow memory.
 MAX_QUEUED_FRAMES = 5000
 _CLOSE = object()
+# The table has no reachable owner for a moment (a process is taking it over).
+TRY_AGAIN_LATER = 1013
 
 
 class WsConn:
@@ -279,6 +282,14 @@ async def _table_socket(ctx: ServerContext, ws: WebSocket, game_id: int) -> None
         if not ok:
             return
         table = ctx.tables.get(game_id)
+        if table is None and ctx.node is not None:
+            # Owned by another process (relayed), or by nobody right now.
+            table = await ctx.node.route(game_id)
+            if table == RETRY:
+                table = None
+                conn.send(error_frame("unavailable", "the table is moving; reconnect", hello.ref))
+                conn.close(TRY_AGAIN_LATER)
+                return
         seat = table.seat_of(player.id) if table is not None and player is not None else None
         watching = seat is None or hello.spectate
         # A live game is watched only with its spectate link or by its own players:
@@ -362,7 +373,7 @@ async def _lobby_socket(ctx: ServerContext, ws: WebSocket, code: str) -> None:
             return
         # A code look-up like GET /api/lobbies/{code}: limited per address and player.
         keys = [f"addr:{_address(ws)}"] + ([f"player:{player.id}"] if player else [])
-        if ctx.join_limiter.hit_all(keys) is not None or not re.fullmatch(LOBBY_CODE, code):
+        if await ctx.join_limiter.hit_keys(keys) is not None or not re.fullmatch(LOBBY_CODE, code):
             limited = re.fullmatch(LOBBY_CODE, code) is not None
             conn.send(
                 error_frame("rate_limited", "too many lobby look-ups", hello.ref)
@@ -375,17 +386,31 @@ async def _lobby_socket(ctx: ServerContext, ws: WebSocket, code: str) -> None:
         def load(s: Session) -> dict[str, Any]:
             return lobbies.lobby_json(s, lobbies.get_lobby(s, code))
 
+        # Pushes that arrive before the lobby is sent wait for it: with many processes a
+        # change made elsewhere may be read by the load and pushed too (a repeat), or
+        # committed after the load (its push follows the lobby sent).
+        held: list[str] | None = []
+
+        def listen(frame: str) -> None:
+            if held is None:
+                conn.send(frame)
+            else:
+                held.append(frame)
+
         async with ctx.lobby_lock(code):
+            # Subscribing under the lock: no change can slip between the load and the push.
+            ctx.hub.subscribe(code, listen)
+            subscribed = True
             try:
                 data = with_watch_path(ctx, await ctx.run_db(load))
             except lobbies.LobbyError:
                 conn.send(error_frame("not_found", "no lobby with that code", hello.ref))
                 conn.close(4404)
                 return
-            # Subscribing under the lock: no change can slip between the load and the push.
-            ctx.hub.subscribe(code, conn.send)
-            subscribed = True
         conn.send_json({"type": "lobby", "lobby": data})
+        for frame in held or ():
+            conn.send(frame)
+        held = None
         while True:
             msg = await session.next_message()
             conn.send(error_frame("already_hello", "hello was already sent", msg.ref))
@@ -394,5 +419,5 @@ async def _lobby_socket(ctx: ServerContext, ws: WebSocket, code: str) -> None:
     finally:
         session.release()
         if subscribed:
-            ctx.hub.unsubscribe(code, conn.send)
+            ctx.hub.unsubscribe(code, listen)
         await conn.finish()

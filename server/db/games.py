@@ -115,6 +115,19 @@ def live_game(s: Session, game_id: int) -> LiveGame | None:
     return _live_game(s, g) if g is not None and g.status == "live" else None
 
 
+def live_game_ids(s: Session) -> list[int]:
+    """The ids of every game still marked "live"."""
+    return list(s.scalars(select(Game.id).where(Game.status == "live").order_by(Game.id)))
+
+
+def seat_players(s: Session, game_id: int) -> list[int | None] | None:
+    """The player id at each seat of a live game (None for a bot); None if not live."""
+    g = s.get(Game, game_id)
+    if g is None or g.status != "live":
+        return None
+    return [gs.player_id for gs in sorted(g.seats, key=lambda gs: gs.seat)]
+
+
 def _live_game(s: Session, g: Game) -> LiveGame:
     rows = s.execute(
         select(GameEvent.kind, GameEvent.type, GameEvent.data)

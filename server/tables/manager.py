@@ -145,6 +145,16 @@ class TableManager:
         if table is not None:
             table.post_stop()
 
+    def drop(self, game_id: int) -> None:
+        """Stop a table at once and forget it, the record untouched: this process lost the
+        right to run it (its lease, server/cluster), and another rebuilds it from there."""
+        h = self._reapers.pop(game_id, None)
+        if h is not None:
+            h.cancel()
+        table = self.tables.pop(game_id, None)
+        if table is not None:
+            table.halt()
+
     async def shutdown(self) -> None:
         """Stop every actor. Unfinished games stay "live": the next process resumes them."""
         for h in self._reapers.values():

@@ -196,6 +196,18 @@ class Table:
         if self.task is not None:
             await self.task
 
+    def halt(self, code: int = 1012) -> None:
+        """Stop now, even in the middle of a step: nothing more is committed or sent, the
+        sockets are closed for a reconnect (the process lost the table, server/cluster)."""
+        self.broken = True
+        self._out = []
+        self.window = None
+        self.cancel_all()
+        for conn in self.conns.all():
+            conn.close(code)
+        if self.task is not None:
+            self.task.cancel()
+
     # -- the loop: handle, commit, send -----------------------------------------
 
     async def run(self) -> None:

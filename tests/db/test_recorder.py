@@ -96,3 +96,33 @@ async def test_writes_after_close_fail(sqlite_url: str) -> None:
     with pytest.raises(SinkError):
         await rec.write(1, _step(1))
     db.dispose()
+
+
+async def test_a_second_writer_of_a_version_fails_loudly(db_url: str) -> None:
+    """Two processes that both believe they own a game (migration 0003): the one that
+    writes a version already written gets an error, and the record keeps the first."""
+    db_a, db_b = Database(db_url), Database(db_url)
+    a, b = Recorder(db_a, retry_seconds=0.2), Recorder(db_b, retry_seconds=0.2)
+    a.start()
+    b.start()
+    try:
+        (gid,) = _games(db_a, 1)
+        await a.write(gid, _step(1))
+        await a.write(gid, _step(2))
+        await b.write(gid, StepWrite(rows=[RecordRow(3, "event", "tsumo", {}, None)]))
+        step = StepWrite(rows=[RecordRow(2, "event", "dahai", {"tile": "9m"}, None)])
+        with pytest.raises(SinkError):
+            await b.write(gid, step)
+        assert b.failures == 1
+        with db_a.session() as s:
+            rows = s.execute(
+                select(GameEvent.version, GameEvent.type)
+                .where(GameEvent.game_id == gid)
+                .order_by(GameEvent.id)
+            ).all()
+        assert [tuple(r) for r in rows] == [(1, "discard"), (2, "discard"), (3, "tsumo")]
+    finally:
+        await a.close()
+        await b.close()
+        db_a.dispose()
+        db_b.dispose()
