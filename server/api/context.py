@@ -15,7 +15,7 @@ from server.api.auth import COOKIE_NAME, bearer_token, token_hash, watch_key, wa
 from server.api.hub import LobbyHub
 from server.api.ratelimit import Limiter, WindowLimiter
 from server.api.revocation import SocketRegistry
-from server.db import accounts, games, lobbies
+from server.db import accounts, games
 from server.db.models import Player
 from server.db.recorder import Recorder
 from server.db.session import Database
