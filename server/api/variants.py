@@ -7,6 +7,7 @@ from typing import Any
 
 from fastapi import APIRouter
 
+from server.api.lobbies import lobby_rules
 from server.db.lobbies import bot_levels
 from server.engine import VARIANTS, AnyVariant
 from server.tables.options import game_setup, stored_rules
@@ -21,8 +22,10 @@ def variant_json(v: AnyVariant) -> dict[str, Any]:
         "seats": v.seats,
         "default_preset": v.default_preset,
         "bot_levels": list(bot_levels(v)),
-        # What a lobby made of the preset name stores (timers included).
-        "presets": [{"name": p, "rules": stored_rules(*game_setup(p))} for p in v.presets],
+        # What a lobby made of the preset name stores (the lobby's timer included).
+        "presets": [
+            {"name": p, "rules": stored_rules(*game_setup(lobby_rules(p)))} for p in v.presets
+        ],
     }
 
 
