@@ -184,7 +184,10 @@ def leave(s: Session, lobby: Lobby, player: Player) -> None:
     if lobby.host_id == player.id:
         humans = [x for x in lobby.seats if x.player_id is not None]
         if humans:
-            lobby.host_id = min(humans, key=lambda x: x.slot).player_id  # type: ignore[assignment]
+            heir = min(humans, key=lambda x: x.slot)
+            lobby.host_id = heir.player_id  # type: ignore[assignment]
+            # A host's flag is only a rematch request: the heir has made none.
+            heir.ready = False
         else:
             lobby.status = "closed"
     s.flush()

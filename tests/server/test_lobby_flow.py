@@ -176,3 +176,15 @@ async def test_players_are_told_how_many_watch(db_url: str, make_server: Any) ->
     await w2.close()
     assert (await me.recv_type("players"))["spectators"] == 0
     await me.close()
+
+
+def test_a_new_host_starts_without_a_rematch_request(db_url: str, make_server: Any) -> None:
+    srv = make_server(db_url)
+    host, _ = srv.guest("Host")
+    guest, gg = srv.guest("Guest")
+    u = f"/api/lobbies/{_lobby(host)}"
+    guest.post(f"{u}/join", json={})
+    assert guest.post(f"{u}/ready", json={"ready": True}).json()["slots"][1]["ready"]
+    lobby = host.post(f"{u}/leave").json()
+    # The host role passes on; the heir's ready flag (a host's is a rematch request) clears.
+    assert lobby["host_id"] == gg["player"]["id"] and not lobby["slots"][1]["ready"]

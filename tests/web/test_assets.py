@@ -172,7 +172,7 @@ def _server_error_codes() -> set[str]:
 def test_every_user_facing_server_error_is_translated() -> None:
     # Codes a person can meet (the socket's protocol errors are the client's own bugs).
     protocol_only = {"bad_json", "unknown_type", "hello_required", "already_hello"}
-    protocol_only |= {"hello_timeout", "auth_failed"}
+    protocol_only |= {"hello_timeout"}
     codes = _server_error_codes() - protocol_only
     assert {"not_ready", "not_open", "lobby_full", "illegal_action", "bad_input"} <= codes
     for lang, d in _dicts().items():

@@ -6,7 +6,7 @@ import { renderTable, tickTimer } from "./table.js";
 import { kindOf, sortTiles } from "./tiles.js";
 import { rememberCommitment } from "./fairness.js";
 import { TableExtras } from "./tablextras.js";
-import { errorText } from "./errors.js";
+import { errorLine, errorText } from "./errors.js";
 
 
 export class GameScreen {
@@ -79,7 +79,7 @@ export class GameScreen {
   showError(code) {
     const p = document.createElement("p");
     p.className = "error";
-    p.textContent = code === "not_found" ? t("table.gone") : t("common.error", { message: code });
+    p.textContent = code === "not_found" ? t("table.gone") : errorLine({ code });
     const home = Object.assign(document.createElement("a"), { href: "#/", className: "button", textContent: t("common.back_home") });
     const page = document.createElement("div");
     page.className = "page";
