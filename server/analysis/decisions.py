@@ -25,6 +25,7 @@ from server.engine.tiles import Kind, Tile, dora_of, kind
 _EFFICIENT = EfficientBot()
 _DEFENSIVE = DefensiveBot()
 _DISCARDS = (A_DISCARD, A_RIICHI)
+_NOT_IN_SANMA = range(1, 8)  # 2m..8m
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,10 +115,14 @@ def analyse_moment(m: Moment) -> Decision:
         after = discard_shanten(c) if tiles else {}
         seen = [h.visible[k] + c[k] for k in range(34)]
         dora = {_dora(kind(t), obs.rules.seats) for t in obs.dora_indicators}
+        sanma = obs.rules.seats == 3
         for k, t in tiles.items():
             c[k] -= 1
             h.visible[k] += 1
             left = ukeire(c, h.visible, known_shanten=after[k])
+            if sanma:
+                for x in _NOT_IN_SANMA:
+                    left.pop(x, None)  # 2m-8m: not in the game, never drawn
             h.visible[k] -= 1
             c[k] += 1
             danger = tuple(

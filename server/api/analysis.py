@@ -163,10 +163,15 @@ async def game_analysis(
         )
     cached = ctx.analyses.pop(game_id, None)
     if cached is None:
-        try:
-            cached = await asyncio.to_thread(run_analysis, src)
-        except RecordError as exc:
-            raise api_error(422, "not_analysable", str(exc)) from None
+        # One at a time (each is about a second of CPU on a 2-core server): requests
+        # for the same game wait for the first and find its result cached.
+        async with ctx.analysis_lock:
+            cached = ctx.analyses.pop(game_id, None)
+            if cached is None:
+                try:
+                    cached = await asyncio.to_thread(run_analysis, src)
+                except RecordError as exc:
+                    raise api_error(422, "not_analysable", str(exc)) from None
     ctx.analyses[game_id] = cached  # newest last
     while len(ctx.analyses) > CACHED_GAMES:
         del ctx.analyses[next(iter(ctx.analyses))]

@@ -49,6 +49,8 @@ class ServerContext:
     imports: dict[int, int] = field(default_factory=dict)
     # Analyses of finished games (immutable once over), newest last: api/analysis.py.
     analyses: dict[int, Any] = field(default_factory=dict)
+    # One analysis computed at a time: a second of CPU each, beside the live tables.
+    analysis_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     # Open WebSockets per client address.
     sockets: dict[str, int] = field(default_factory=dict)
     # One lock per lobby: its changes and pushes happen in order, other lobbies run freely.

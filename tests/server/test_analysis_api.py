@@ -7,6 +7,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+import httpx
+import pytest
+
 from server.analysis import analyse, imported_moments
 from server.db.models import Game
 from server.engine.riichi.shanten import shanten
@@ -134,3 +137,36 @@ def test_nanchang_has_no_analysis(db_url: str, make_server: Any) -> None:
     srv.ctx.db.run(lambda s: setattr(s.get(Game, gid), "status", "finished"))
     r = client.get(f"/api/games/{gid}/analysis")
     assert r.status_code == 422 and r.json()["detail"]["code"] == "not_analysable"
+
+
+def test_concurrent_requests_analyse_a_game_once(
+    db_url: str, make_server: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    import server.api.analysis as route
+
+    calls: list[int] = []
+    real = route.run_analysis
+
+    def counting(src: Any) -> Any:
+        calls.append(1)
+        return real(src)
+
+    monkeypatch.setattr(route, "run_analysis", counting)
+    srv = make_server(db_url)
+    client, _ = srv.guest("Many")
+    gid = upload(client, MJLOG.read_bytes(), "double-ron.mjlog").json()["id"]
+    with ThreadPoolExecutor(4) as pool:
+        codes = list(
+            pool.map(
+                lambda s: (
+                    httpx.get(
+                        f"{srv.http}/api/games/{gid}/analysis", params={"seat": s}, timeout=60
+                    ).status_code
+                ),
+                [0, 1, 2, 3],
+            )
+        )
+    assert codes == [200] * 4
+    assert len(calls) == 1  # the others waited and found it cached
