@@ -153,7 +153,7 @@ def test_sanma_lobby_to_final_standings(
     page.get_by_test_id("history").locator("li").first.wait_for()
     assert "Tenhou sanma" in page.get_by_test_id("history").inner_text()
     _open_replay(page, app_server.url, welcome["game_id"])
-    assert page.locator(".replay-seat").count() == 3
+    assert page.locator("[data-testid=replay-table] .zone").count() == 3
     assert page.get_by_test_id("export-tenhou6").count() == 1
     hands = page.get_by_test_id("hand-select").locator("option").count()
     shown = 0
@@ -164,7 +164,7 @@ def test_sanma_lobby_to_final_standings(
         page.keyboard.press("End")
         # A hand's last step is its result, the last hand's the final standings.
         page.locator("[data-testid=replay-result], [data-testid=replay-final]").wait_for()
-        shown += page.locator(".replay-seat [data-testid=nuki] .tile").count()
+        shown += page.locator("[data-testid=replay-table] [data-testid=nuki] .tile").count()
     assert shown >= 1  # the hands' last steps show the norths set aside
     assert me.errors == []
     me.context.close()
@@ -251,7 +251,7 @@ def test_nanchang_game_to_the_final_ledger_on_a_phone(
     # elements, and only our own record to download (no Tenhou or mjai format).
     welcome = next(f for f in me.frames if f.get("type") == "welcome")
     _open_replay(page, app_server.url, welcome["game_id"])
-    assert page.locator(".replay-seat").count() == 4
+    assert page.locator("[data-testid=replay-table] .zone").count() == 4
     assert page.get_by_test_id("export-tenhou6").count() == 0
     assert page.get_by_test_id("export-mjai").count() == 0
     assert page.get_by_test_id("export-jantaku").count() == 1
@@ -263,7 +263,7 @@ def test_nanchang_game_to_the_final_ledger_on_a_phone(
     assert set(badged) <= first_jokers(record["events"])
     first = record["hands"][0]["result"]["result"]
     # The turned-up tile is the 正精 itself.
-    assert page.locator(".replay-info .tile.joker-zheng").count() == 1
+    assert page.locator("[data-testid=replay-table] [data-testid=indicator] .tile.joker-zheng").count() == 1
     card = page.get_by_test_id("replay-result")
     assert card.locator("[data-testid=deltas] tr").count() == 5
     if first["win"]:

@@ -34,8 +34,13 @@ export function parseView(text, seats) {
 
 function roundLabel(r) {
   const wind = typeof r.round_wind === "number" ? ["E", "S", "W", "N"][r.round_wind] : r.round_wind;
-  const kyoku = r.kyoku ?? r.hand_number ?? 1;
-  return `${t("table.round", { wind: t(`wind.${wind}`), kyoku })} · ${t("table.honba", { n: r.honba ?? r.repeat ?? 0 })}`;
+  if (r.hand_number != null) {
+    // Nanchang: the hand in the round, and the deals the dealer has kept.
+    const hand = t("table.round", { wind: t(`wind.${wind}`), kyoku: r.hand_number });
+    return `${hand} · ${t("table.repeat", { n: r.repeat ?? 0 })}`;
+  }
+  const kyoku = r.kyoku ?? 1;
+  return `${t("table.round", { wind: t(`wind.${wind}`), kyoku })} · ${t("table.honba", { n: r.honba ?? 0 })}`;
 }
 
 export class ReplayScreen {
@@ -358,6 +363,7 @@ export class ReplayScreen {
     pick.addEventListener("change", () => this.go(Number(pick.value), 0));
     head.append(pick);
     // Nanchang has no Tenhou or mjai format: only our own record (docs/records.md).
+    if (this.data.variant === "nanchang") head.append(el("span", "hint", s("own_record_only")));
     for (const fmt of this.data.variant === "nanchang" ? ["jantaku"] : ["tenhou6", "mjai"]) {
       const a = el("a", "button", s(`export_${fmt}`));
       a.href = `api/games/${game.id}/export?format=${fmt}`;
@@ -443,24 +449,10 @@ export class ReplayScreen {
   overlayFor(view, stepEvent) {
     const type = stepEvent.type;
     if (type === "game_end" && view.final) return { kind: "final", data: view.final };
-    if ((type === "agari" || type === "ryuukyoku") && view.result) return { kind: "result", data: view.result };
+    // Riichi's agari / ryuukyoku, Nanchang's win / 荒牌 (its card: ledger.js, as at the table).
+    const ends = ["agari", "ryuukyoku", "win", "wall_exhausted"];
+    if (ends.includes(type) && view.result) return { kind: "result", data: view.result };
     return null;
-  }
-
-  nanchangResultEl(result) {
-    const card = el("div", "card result-card");
-    card.dataset.testid = "replay-result";
-    card.dataset.kind = result.kind;
-    card.append(el("h3", "", result.win ? t("result.agari") : t("result.draw")));
-    const tbl = el("table", "deltas");
-    tbl.dataset.testid = "deltas";
-    (result.deltas || []).forEach((d, seat) => {
-      const tr = el("tr");
-      tr.append(el("td", "", seatName(this.players, seat)), el("td", d > 0 ? "plus" : d < 0 ? "minus" : "", String(d)), el("td", "", String(result.scores[seat])));
-      tbl.append(tr);
-    });
-    card.append(tbl);
-    return card;
   }
 
   render() {
@@ -523,9 +515,6 @@ export class ReplayScreen {
     });
     body.append(tableBox);
     const side = el("div", "review-side");
-    if (view.result && !view.result.winners && !view.result.reason && stepEvent.type !== "game_end") {
-      side.append(this.nanchangResultEl(view.result));
-    }
     side.append(this.analysisEl());
     side.append(el("div", "hint keys-hint", s("keys")));
     body.append(side);
