@@ -180,4 +180,11 @@ export function renderFinal(card, final, ctx, h) {
   home.href = "#/";
   home.dataset.testid = "home-link";
   card.append(home);
+  if (ctx.gameId != null) {
+    // The seed is revealed now: the replay viewer checks it against the commitment.
+    const check = el("a", "button", t("result.check_seed"));
+    check.href = `#/replay/${encodeURIComponent(ctx.gameId)}`;
+    check.dataset.testid = "check-seed-link";
+    card.append(check);
+  }
 }
