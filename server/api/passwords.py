@@ -7,13 +7,20 @@ stored: the database holds the encoded hash with its parameters and salt.
 
 from __future__ import annotations
 
+import functools
+
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 _HASHER = PasswordHasher()
-# Verified when the username is unknown, so that a wrong name takes as long as a
-# wrong password and the timing does not tell which names exist.
-_DUMMY = _HASHER.hash("jantaku: no such user")
+
+
+@functools.cache
+def _dummy() -> str:
+    """Verified when the username is unknown, so that a wrong name takes as long as a
+    wrong password and the timing does not tell which names exist (made on first use:
+    a hash costs tens of milliseconds, not to be paid at import)."""
+    return _HASHER.hash("jantaku: no such user")
 
 
 def hash_password(password: str) -> str:
@@ -23,6 +30,6 @@ def hash_password(password: str) -> str:
 def verify_password(encoded: str | None, password: str) -> bool:
     """Whether ``password`` matches ``encoded`` (an unknown user: None, never matches)."""
     try:
-        return _HASHER.verify(encoded or _DUMMY, password) and encoded is not None
+        return _HASHER.verify(encoded or _dummy(), password) and encoded is not None
     except (VerificationError, InvalidHashError):
         return False

@@ -11,6 +11,7 @@ one by one. Only HMACs of tokens are stored; passwords only as Argon2 hashes
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import UTC, timedelta
 from typing import Any
 
 from sqlalchemy import delete, exists, select, update
@@ -27,6 +28,8 @@ from server.db.models import (
     utcnow,
 )
 
+# How stale a session's last_seen may get before a request with it writes it again.
+SEEN_EVERY = timedelta(minutes=5)
 # What a deleted account's seats are called in the games it played.
 ANONYMOUS = "Anonymous"
 
@@ -59,7 +62,14 @@ def by_token_hash(s: Session, h: str) -> Credential | None:
     ).first()
     if row is None:
         return None
-    return Credential(row[1], row[0].id)
+    session = row[0]
+    seen = session.last_seen
+    if seen.tzinfo is None:  # SQLite gives back naive UTC
+        seen = seen.replace(tzinfo=UTC)
+    now = utcnow()
+    if now - seen > SEEN_EVERY:  # "last seen" of the device, written now and then
+        session.last_seen = now
+    return Credential(row[1], session.id)
 
 
 def by_username(s: Session, username: str) -> Player | None:
@@ -167,12 +177,6 @@ def delete_account(s: Session, player_id: int, dead_hash: str) -> list[str]:
     p.token_hash = dead_hash
     p.deleted_at = utcnow()
     return hashes
-
-
-def touch_session(s: Session, session_id: int) -> None:
-    row = s.get(AccountSession, session_id)
-    if row is not None:
-        row.last_seen = utcnow()
 
 
 def session_json(row: AccountSession, current: int | None) -> dict[str, Any]:

@@ -10,6 +10,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
 from server.bots import LEVELS
+from server.db.games import seed_commitment
 from server.db.models import Game, GameSeat, Lobby, LobbySeat, Player, utcnow
 from server.engine import DEFAULT_VARIANT, AnyVariant, VariantError, find_variant
 
@@ -95,6 +96,8 @@ def lobby_json(s: Session, lobby: Lobby) -> dict[str, Any]:
                 "dice": list(g.dice),
                 "first_dealer": g.first_dealer,
                 "status": g.status,
+                # SHA-256 of the seed, shown from the start (docs/players.md).
+                "seed_commitment": seed_commitment(g.seed),
                 "seats": [
                     {"seat": gs.seat, "name": gs.name, "player_id": gs.player_id, "bot": gs.bot}
                     for gs in g.seats

@@ -13,7 +13,8 @@ What counts, the way Tenhou's and Mahjong Soul's stat pages count it
   pon, open kan); a concealed kan is not a call, an added kan follows a pon;
 - win points are the value of the hand as won, before honba and riichi sticks
   (riichi: the ron amount or the tsumo total; Nanchang: what the others pay for
-  the hand); deal-in points are the same value of the hands dealt into;
+  the hand); deal-in points are the same value of the hands dealt into (Nanchang,
+  where every seat pays: what the discarder paid);
 - the yakuman list names every yakuman of every win.
 """
 
@@ -37,7 +38,7 @@ class SeatFigures:
     yakuman: list[list[str]] = field(default_factory=list)  # one list of ids per win
 
 
-OPEN_CALLS = frozenset({"chi", "pon", "daiminkan", "minkan", "kan"})
+OPEN_CALLS = frozenset({"chi", "pon", "daiminkan", "minkan"})
 
 
 def game_kind(rules: dict[str, Any]) -> str:

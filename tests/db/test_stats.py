@@ -287,3 +287,30 @@ def test_deleted_account_leaves_its_games_anonymised(db_url: str) -> None:
             assert p is not None and p.username is None and p.deleted_at is not None
     finally:
         db.dispose()
+
+
+def test_backfill_command(
+    sqlite_url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from server.cli import main
+    from server.db import migrate
+    from server.settings import get_settings
+
+    migrate.upgrade(sqlite_url)
+    db = Database(sqlite_url)
+    try:
+        with db.session() as s:
+            _imported(s, "mjai-reviewer/double_ron.json")
+            s.query(PlayerGameStats).delete()
+            s.commit()
+    finally:
+        db.dispose()
+    monkeypatch.setenv("DATABASE_URL", sqlite_url)
+    get_settings.cache_clear()
+    try:
+        assert main(["db", "backfill-stats"]) == 0
+        assert capsys.readouterr().out.strip() == "4 stats summaries written"
+        assert main(["db", "backfill-stats"]) == 0
+        assert capsys.readouterr().out.strip() == "0 stats summaries written"
+    finally:
+        get_settings.cache_clear()

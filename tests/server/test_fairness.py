@@ -18,7 +18,6 @@ from server.db.models import Game
 from server.db.session import Database
 from server.settings import get_settings
 from server.tables.fairness import verify_game
-from tests.server.conftest import bot_table
 from tests.server.wsclient import TableClient
 
 
@@ -34,9 +33,16 @@ TONPUU = {"preset": "standard", "length": "tonpuu", "think_seconds": 0}
 def finished_game(srv: Any, rules: dict[str, Any]) -> tuple[Any, int, dict[str, Any]]:
     """A game played to its end by a scripted player and three bots: (client, id, welcome)."""
     level = "random" if "nanchang" in rules["preset"] else "tsumogiri"
-    client, guest, game_id = bot_table(srv, rules, level)
+    client, guest = srv.guest("Solo")
+    code = client.post("/api/lobbies", json={"rules": rules}).json()["code"]
+    for _ in range(3):
+        assert client.post(f"/api/lobbies/{code}/bots", json={"level": level}).status_code == 200
+    started = client.post(f"/api/lobbies/{code}/start").json()["game"]
+    game_id = started["id"]
     live = client.get(f"/api/games/{game_id}").json()
     assert live["status"] == "live" and "seed" not in live
+    assert len(live["seed_commitment"]) == 64
+    assert started["seed_commitment"] == live["seed_commitment"]
 
     async def play() -> dict[str, Any]:
         table = await TableClient.open(srv.ws, game_id, guest["token"])

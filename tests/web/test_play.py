@@ -104,6 +104,15 @@ def test_full_game_by_clicking_until_standings(
     assert all(str(f["points"]) in history.inner_text() for f in final)
     game_id = next(f["game_id"] for f in me.frames if f.get("type") == "welcome")
     assert history.locator("a").first.get_attribute("href") == f"#/replay/{game_id}"
+    # The seed is revealed now: the replay viewer checks it against the commitment this
+    # page was told in the table's welcome, before the first hand (issue 18).
+    welcome = next(f for f in me.frames if f.get("type") == "welcome")
+    assert len(welcome["seed_commitment"]) == 64
+    kept = page.evaluate("(id) => localStorage.getItem(`jantaku.commitment.${id}`)", game_id)
+    assert kept == welcome["seed_commitment"]
+    page.goto(f"{app_server.url}/#/replay/{game_id}")
+    page.get_by_test_id("seed-check").wait_for()
+    assert "seed-verified" in (page.get_by_test_id("seed-check").get_attribute("class") or "")
     me.context.close()
 
 

@@ -281,6 +281,7 @@ export class GameScreen {
         overlay: this.overlay,
         returnPoints: this.returnPoints,
         log: this.log,
+        gameId: this.gameId,
       },
       {
         onTile: (tile) => this.clickTile(tile),

@@ -159,7 +159,7 @@ export function renderResult(card, data, ctx, h) {
 export function renderFinal(card, final, ctx, h) {
   if (ctx.variant === "nanchang" || (ctx.view && ctx.view.variant === "nanchang")) {
     renderLedgerFinal(card, final, ctx);
-    card.append(homeLink());
+    card.append(...homeLinks(ctx));
     return;
   }
   card.dataset.kind = "final";
@@ -187,12 +187,21 @@ export function renderFinal(card, final, ctx, h) {
     tbl.append(tr);
   }
   card.append(tbl);
-  card.append(homeLink());
+  card.append(...homeLinks(ctx));
 }
 
-function homeLink() {
+/** The final screen's links: home, and the replay that checks the revealed seed. */
+function homeLinks(ctx) {
   const home = el("a", "button", t("common.back_home"));
   home.href = "#/";
   home.dataset.testid = "home-link";
-  return home;
+  const links = [home];
+  if (ctx.gameId != null) {
+    // The seed is revealed now: the replay viewer checks it against the commitment.
+    const check = el("a", "button", t("result.check_seed"));
+    check.href = `#/replay/${encodeURIComponent(ctx.gameId)}`;
+    check.dataset.testid = "check-seed-link";
+    links.push(check);
+  }
+  return links;
 }
