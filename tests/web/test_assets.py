@@ -180,11 +180,12 @@ def test_every_user_facing_server_error_is_translated() -> None:
 
 
 def test_every_preset_and_bot_level_is_translated() -> None:
-    from server.db.lobbies import BOT_LEVELS
+    from server.bots import LEVELS
     from server.engine.registry import VARIANTS
 
     presets = {p for v in VARIANTS.values() for p in v.presets}
     assert {"standard", "tenhou-sanma", "nanchang"} <= presets
     for lang, d in _dicts().items():
         assert {p for p in presets if f"preset.{p}" not in d} == set(), lang
-        assert {b for b in BOT_LEVELS if f"bot.{b}" not in d} == set(), lang
+        levels = {b for game in LEVELS.values() for b in game}
+        assert {b for b in levels if f"bot.{b}" not in d} == set(), lang
