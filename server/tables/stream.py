@@ -38,8 +38,9 @@ class Stream:
         # frame): strings and ints, which the garbage collector does not have to scan
         # (event objects of hundreds of tables made its full passes pause every table).
         self.buffer: deque[tuple[int, int, str, str]] = deque(maxlen=table.config.replay_buffer)
-        # The last decision each seat's protocol-2 connection was sent (or shown in a view).
-        self.decided: dict[int, str] = {}
+        # The decision each seat's protocol-2 connection was last told of (or shown in a
+        # view), field by field, encoded.
+        self.decided: dict[int, dict[str, str]] = {}
 
     def welcome(self, conn: Conn, last: int | None, players: list[dict[str, Any]]) -> None:
         """A connection's first frames: welcome, the events it missed (when the buffer
@@ -151,23 +152,29 @@ class Stream:
             }
         )
 
-    def _decision(self, seat: int) -> str:
+    def _decision(self, seat: int) -> dict[str, str]:
+        """The seat's decision now, each field encoded (compared field by field)."""
         t = self.t
-        return dumps({**t.codec.decision(t.state, seat), "timer": t.timers.timer_json(seat)})
+        d = {**t.codec.decision(t.state, seat), "timer": t.timers.timer_json(seat)}
+        return {k: dumps(v) for k, v in d.items()}
 
     def send_decisions(self, conns: list[Conn], *, force: bool = False) -> None:
-        """A decision frame to each seat of protocol 2 whose decision changed (``force``:
-        to each, as after a call window dropped the ones it held)."""
+        """To each seat of protocol 2, a decision frame with the fields of its decision
+        that changed since it was last told (``force``: all of them, as after a call
+        window dropped the frames it held); none when nothing changed."""
         t = self.t
         for conn in conns:
             seat = conn.seat
             if seat is None or conn.protocol != 2:
                 continue
-            body = self._decision(seat)
-            if force or self.decided.get(seat) != body:
-                self.decided[seat] = body
-                head = f'{{"type":"decision","version":{t.version},"seat":{seat},'
-                t.send(conn, head + body[1:], Kind.VIEW)
+            now = self._decision(seat)
+            told = self.decided.get(seat)
+            self.decided[seat] = now
+            changed = [k for k, v in now.items() if force or told is None or told.get(k) != v]
+            if changed:
+                head = f'{{"type":"decision","version":{t.version},"seat":{seat}'
+                body = "".join(f',"{k}":{now[k]}' for k in changed)
+                t.send(conn, head + body + "}", Kind.VIEW)
 
     def send_views(self, conns: list[Conn], *, force: bool = False) -> None:
         """After a step: a view to each connection of protocol 1 (the public parts built

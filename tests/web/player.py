@@ -45,7 +45,7 @@ class Person:
     errors: list[str] = field(default_factory=list)
 
     def table_frames(self) -> list[dict[str, Any]]:
-        return [f for f in self.frames if f.get("type") in ("welcome", "event", "view")]
+        return [f for f in self.frames if f.get("type") in ("welcome", "event", "view", "decision")]
 
 
 def open_person(browser: Any, base: str, name: str, viewport: dict[str, int] = DESKTOP) -> Person:
@@ -224,12 +224,17 @@ def play_until(
 def check_against_server(page: Any, st: dict[str, Any], stats: Stats) -> None:
     """The buttons and the clickable/greyed tiles are exactly the view's legal actions."""
     assert stats.frames is not None
-    views = [
-        f for f in stats.frames if f.get("type") == "view" and str(f["version"]) == st["version"]
+    # the seat's decision as told at the version the page shows (protocol 2: a view, or
+    # a decision frame when it changed)
+    told = [
+        f
+        for f in stats.frames
+        if f.get("type") in ("view", "decision") and str(f["version"]) == st["version"]
     ]
-    if not views:
+    if not told:
         return
-    legal = views[-1]["view"]["legal_actions"]
+    last = told[-1]
+    legal = last["view"]["legal_actions"] if last["type"] == "view" else last["legal_actions"]
     kinds = {a["type"] for a in legal} - {"discard"}
     assert set(st["actions"]) == kinds, (st["actions"], legal)
     discards = {a["tile"] for a in legal if a["type"] == "discard"}

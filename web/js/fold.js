@@ -50,12 +50,33 @@ export function foldFrames(state, frames) {
   return frames.reduce(foldFrame, state);
 }
 
+/** A decision frame: the fields of the seat's decision that changed (only those). */
 function decide(state, d) {
-  const view = { ...state.view, legal_actions: d.legal_actions || [] };
+  const view = { ...state.view };
+  const next = { ...state, view };
+  if ("legal" in d) view.legal_actions = expandLegal(d.legal, d.seat);
   if ("help" in d) view.help = d.help;
-  const next = { ...state, view, timer: d.timer || null };
+  if ("timer" in d) next.timer = d.timer;
   view.waiting_on = waiting(next);
   return next;
+}
+
+/**
+ * The legal actions of a decision frame's compact runs (server/wire/actions.py
+ * legal_runs): [["discard", "1m", "9p"], ["chi", ["3m", "4m"]], ["pass", 0]].
+ */
+export function expandLegal(runs, seat) {
+  const out = [];
+  for (const [type, ...payloads] of runs) {
+    for (const p of payloads) {
+      const a = { type, seat };
+      if (typeof p === "string") a.tile = p;
+      else if (Array.isArray(p)) a.tiles = p;
+      else if (p && typeof p === "object") Object.assign(a, { tile: p.tile, tiles: p.tiles });
+      out.push(a);
+    }
+  }
+  return out;
 }
 
 /** Who the view says is deciding: the seat in turn, or in a call window this seat if asked. */
