@@ -29,15 +29,33 @@ if TYPE_CHECKING:
     from server.tables.table import Table
 
 
+_Pair = tuple[str, str]  # one event's frame in protocol 1, and in protocol 2
+# The events of every turn: protocol 2 leaves out their fields that are false or null.
+_LEAN = frozenset({"draw", "discard"})
+
+
+def _frames(version: int, data: dict[str, Any] | None) -> _Pair:
+    """An event's frame (``data`` None: its version alone) in protocols 1 and 2."""
+    if data is None:
+        frame = dumps({"type": "event", "version": version})
+        return frame, frame
+    full = dumps({"type": "event", "version": version, "event": data})
+    if data["type"] not in _LEAN:
+        return full, full
+    lean = {k: v for k, v in data.items() if v is not None and v is not False}
+    return full, dumps({"type": "event", "version": version, "event": lean})
+
+
 class Stream:
     """The outgoing side of one table actor (called only from its actor)."""
 
     def __init__(self, table: Table) -> None:
         self.t = table
-        # Recent events for reconnects, kept as (version, seat mask, whole frame, masked
-        # frame): strings and ints, which the garbage collector does not have to scan
-        # (event objects of hundreds of tables made its full passes pause every table).
-        self.buffer: deque[tuple[int, int, str, str]] = deque(maxlen=table.config.replay_buffer)
+        # Recent events for reconnects, kept as (version, seat mask, whole frames, masked
+        # frames), the frames of protocols 1 and 2 (often one string): strings and ints,
+        # which the garbage collector does not have to scan (event objects of hundreds of
+        # tables made its full passes pause every table).
+        self.buffer: deque[tuple[int, int, _Pair, _Pair]] = deque(maxlen=table.config.replay_buffer)
         # The decision each seat's protocol-2 connection was last told of (or shown in a
         # view), field by field, encoded.
         self.decided: dict[int, dict[str, str]] = {}
@@ -82,7 +100,7 @@ class Stream:
             for version, mask, full, masked in self.buffer:
                 if version > last:
                     visible = mask == PUBLIC or (seat is not None and mask >> seat & 1)
-                    t.send(conn, full if visible else masked)
+                    t.send(conn, (full if visible else masked)[conn.protocol - 1])
             if conn.protocol == 2:
                 # Its view is the one it had, and the events it missed bring it up to date.
                 self.send_decisions([conn], force=True)
@@ -121,23 +139,20 @@ class Stream:
                     seats=sorted(seats) if seats is not None else None,
                 )
             )
-            full = dumps({"type": "event", "version": version, "event": data})
+            full, full2 = _frames(version, data)
             if seats is None:
-                self.buffer.append((version, PUBLIC, full, full))
+                self.buffer.append((version, PUBLIC, (full, full2), (full, full2)))
                 for conn in conns:
-                    t.send(conn, full, Kind.EVENT)
+                    t.send(conn, full2 if conn.protocol == 2 else full, Kind.EVENT)
             else:
                 # every seat that may not see the event whole sees the same masked event
                 part = t.variant.mask(ev, None)
-                masked = dumps(
-                    {"type": "event", "version": version, "event": encode(part)}
-                    if part is not None
-                    else {"type": "event", "version": version}
-                )
-                self.buffer.append((version, sum(1 << s for s in seats), full, masked))
+                masked = _frames(version, encode(part) if part is not None else None)
+                whole = (full, full2)
+                self.buffer.append((version, sum(1 << s for s in seats), whole, masked))
                 for conn in conns:
                     seen = conn.seat is not None and conn.seat in seats
-                    t.send(conn, full if seen else masked, Kind.EVENT)
+                    t.send(conn, (whole if seen else masked)[conn.protocol - 1], Kind.EVENT)
             if split is not None and i + 1 == split:
                 t.open_window(open_=split == len(events))
 

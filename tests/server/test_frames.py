@@ -38,6 +38,11 @@ async def test_after_connecting_only_events_and_decisions() -> None:
     # The discard and the next draw, then the end of this seat's decision.
     got = [f for _, f in me.frames[2:]]
     assert [f["type"] for f in got] == ["event", "event", "decision"]
+    # a turn's events leave out what is false or null: the next seat's draw, masked
+    draw = got[1]["event"]
+    assert draw == {"type": "draw", "seat": 1, "wall_left": draw["wall_left"]}
+    assert set(got[0]["event"]) <= {"type", "seat", "tile", "tsumogiri", "riichi"}
+    assert got[0]["event"].get("riichi", True) is True
     # Only what changed: no legal actions now, new hints (its hand is 13 tiles); no timer
     # runs at this table, before or after.
     assert got[-1] == {

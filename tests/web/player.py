@@ -221,6 +221,15 @@ def play_until(
             time.sleep(0.03)
 
 
+def _payload(p: Any) -> dict[str, Any]:
+    """One action's fields in a decision frame's compact ``legal`` (docs/protocol.md)."""
+    if isinstance(p, str):
+        return {"tile": p}
+    if isinstance(p, list):
+        return {"tiles": p}
+    return dict(p) if isinstance(p, dict) else {}
+
+
 def check_against_server(page: Any, st: dict[str, Any], stats: Stats) -> None:
     """The buttons and the clickable/greyed tiles are exactly the view's legal actions."""
     assert stats.frames is not None
@@ -229,12 +238,17 @@ def check_against_server(page: Any, st: dict[str, Any], stats: Stats) -> None:
     told = [
         f
         for f in stats.frames
-        if f.get("type") in ("view", "decision") and str(f["version"]) == st["version"]
+        if (f.get("type") == "view" or (f.get("type") == "decision" and "legal" in f))
+        and str(f["version"]) == st["version"]
     ]
     if not told:
         return
     last = told[-1]
-    legal = last["view"]["legal_actions"] if last["type"] == "view" else last["legal_actions"]
+    legal = (
+        last["view"]["legal_actions"]
+        if last["type"] == "view"
+        else [{"type": t, **_payload(p)} for t, *payloads in last["legal"] for p in payloads]
+    )
     kinds = {a["type"] for a in legal} - {"discard"}
     assert set(st["actions"]) == kinds, (st["actions"], legal)
     discards = {a["tile"] for a in legal if a["type"] == "discard"}

@@ -7,7 +7,8 @@
 // server's view (docs/engine.md, docs/protocol.md), `inTurn` whether the seat in turn is
 // the one deciding (not a call window), which no view field says outright. Events never
 // touch the seat's own decision (legal_actions, help, timer): only decision frames do,
-// and the server sends one whenever these change.
+// and the server sends one whenever these change. A draw's or discard's fields that are
+// false or null are left out (protocol 2): read them as such.
 
 import { sortTiles } from "./tiles.js";
 
@@ -146,7 +147,7 @@ const RIICHI = {
   draw(s, v, e) {
     const p = player(v, e.seat);
     p.hand_count += 1;
-    if (mine(v, e.seat)) p.drawn = e.tile;
+    if (mine(v, e.seat)) p.drawn = e.tile ?? null;
     v.wall_left = e.wall_left;
     v.turn = e.seat;
     // A kan's (or north's) tile stays "last discard" through its replacement draw.
@@ -156,7 +157,7 @@ const RIICHI = {
   discard(s, v, e) {
     const p = player(v, e.seat);
     p.hand_count -= 1;
-    p.river.push({ tile: e.tile, tsumogiri: e.tsumogiri, riichi: e.riichi, called: false });
+    p.river.push({ tile: e.tile, tsumogiri: !!e.tsumogiri, riichi: !!e.riichi, called: false });
     if (mine(v, e.seat)) takeTiles(p, [e.tile]);
     v.last_discard = { seat: e.seat, tile: e.tile };
     s.inTurn = false;
@@ -347,7 +348,7 @@ const NANCHANG = {
   discard(s, v, e) {
     const p = player(v, e.seat);
     p.hand_count -= 1;
-    p.river.push({ tile: e.tile, tsumogiri: e.tsumogiri, called: false });
+    p.river.push({ tile: e.tile, tsumogiri: !!e.tsumogiri, called: false });
     if (mine(v, e.seat)) {
       p.hand = removeTiles(p.hand, [e.tile]);
       p.drawn = null;
