@@ -92,16 +92,20 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     variant = find_variant(args.variant)
     rules = variant.options(args.preset)
     out: dict[str, Any] = {"variant": args.variant, "preset": args.preset, "games": args.games}
-    totals: dict[str, dict[str, float]] = {}
-    gc.collect()
-    for name, protocol in (("none", None), ("1", 1), ("2", 2)):
-        t = {"actions": 0.0, "cpu": 0.0, "seat_bytes": 0.0}
-        for g in range(args.games):
+    runs = (("none", None), ("1", 1), ("2", 2))
+    totals = {name: {"actions": 0.0, "cpu": 0.0, "seat_bytes": 0.0} for name, _ in runs}
+    # A game first that is not counted: the bots' and the engine's tables are built
+    # on first use, which would be charged to whichever run came first.
+    await play(variant, rules, b"warm-up", 1)
+    for g in range(args.games):
+        # each game with each protocol in turn, so that the machine's moods are shared
+        for name, protocol in runs:
+            gc.collect()
             r = await play(variant, rules, f"frames-{g}".encode(), protocol)
-            for k in t:
-                t[k] += r[k]
+            for k in ("actions", "cpu", "seat_bytes"):
+                totals[name][k] += r[k]
+    for t in totals.values():
         t["seats"] = variant.seats
-        totals[name] = t
     actions = totals["none"]["actions"]
     out["actions"] = int(actions)
     for p in ("1", "2"):
