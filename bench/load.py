@@ -6,8 +6,14 @@ per table play at a fixed pace (one action per second per table by default, each
 table at a random phase). The clients run in ``--procs`` processes, a table's
 four seats in one, so that a single client event loop is not what is measured.
 Latency is measured per action: from sending it to the moment all four seats
-have received the view that follows it. Prints actions/s, p50/p99 latency,
-errors and the server's memory.
+have received the view that follows it (protocol 2: the acting seat has
+received the decision frame that answers it, after the step's events). Prints
+actions/s, p50/p99 latency, errors, the server's memory, its CPU per action and
+the bytes the seats received per seat per action.
+
+By default it runs twice, once with every client on protocol 1 (a view per
+seat per step) and once on protocol 2 (events and decision frames,
+docs/protocol.md), each on a fresh server, and prints the two side by side.
 
     .venv/bin/python bench/load.py                      # short run: 50 tables, 20 s
     .venv/bin/python bench/load.py --tables 500 --duration 60
@@ -19,6 +25,7 @@ own), as docs/operations.md deploys them. Each table is created through one
 process (which owns it) and its seats connect to the processes in turn, as a
 round-robin proxy would send them: with two, half the sockets are relayed. The
 CPU per action is that of all the server processes, and Redis's beside it.
+    .venv/bin/python bench/load.py --protocol 2 --tables 1000
 """
 
 from __future__ import annotations
@@ -68,6 +75,22 @@ def choose(view: dict[str, Any]) -> dict[str, Any]:
     return discards[-1] if discards else legal[0]
 
 
+def expand_legal(runs: list[list[Any]], seat: int) -> list[dict[str, Any]]:
+    """A decision frame's compact legal actions as actions (docs/protocol.md, "Frames")."""
+    out = []
+    for t, *payloads in runs:
+        for p in payloads:
+            a: dict[str, Any] = {"type": t, "seat": seat}
+            if isinstance(p, str):
+                a["tile"] = p
+            elif isinstance(p, list):
+                a["tiles"] = p
+            elif isinstance(p, dict):
+                a.update(p)
+            out.append(a)
+    return out
+
+
 class Stats:
     def __init__(self) -> None:
         self.latencies: list[float] = []
@@ -76,6 +99,7 @@ class Stats:
         self.errors: dict[str, int] = {}
         self.games_finished = 0
         self.measuring = False
+        self.bytes = 0  # received by the seats while measuring
 
     def error(self, code: str) -> None:
         self.errors[code] = self.errors.get(code, 0) + 1
@@ -90,10 +114,22 @@ class BenchTable:
         self.stats = stats
         self.views = [0, 0, 0, 0]  # views received per seat
         self.in_flight: tuple[float, list[int]] | None = None
+        self.acting: int | None = None  # the seat whose action is in flight
         # A random phase: tables that all began at once would otherwise act in bursts.
         self.next_send = time.monotonic() + random.random() * interval
         self.wake = asyncio.Event()
         self.done = False
+
+    def answered(self, seat: int) -> None:
+        """Protocol 2: ``seat`` got a decision frame; it answers the action in flight
+        when that action is this seat's."""
+        if self.in_flight is not None and self.acting == seat:
+            if self.stats.measuring:
+                sent = self.in_flight[0]
+                self.stats.latencies.append(time.monotonic() - sent)
+                self.stats.sent_at.append(time.time() - (time.monotonic() - sent))
+            self.in_flight = None
+            self.wake.set()
 
     def on_view(self, seat: int) -> None:
         self.views[seat] += 1
@@ -111,7 +147,7 @@ class BenchTable:
         self.in_flight = None
         self.wake.set()
 
-    async def send_paced(self, ws: ClientConnection, frame: bytes) -> bool:
+    async def send_paced(self, ws: ClientConnection, frame: bytes, seat: int | None = None) -> bool:
         """Send one action when the table's pace allows and no other action is in flight.
 
         Plain sleeps and event waits (no ``wait_for``, which costs a task and a timer
@@ -127,6 +163,7 @@ class BenchTable:
                 await asyncio.sleep(self.next_send - time.monotonic())
         now = time.monotonic()
         self.in_flight = (now, list(self.views))
+        self.acting = seat
         self.next_send = max(now, self.next_send) + self.interval
         try:
             await ws.send(frame, text=True)
@@ -165,6 +202,7 @@ async def seat_client(
     stop: asyncio.Event,
     batch: bool,
     local_addr: str | None = None,
+    protocol: int = 1,
 ) -> None:
     # bench/abuse.py gives each table its own loopback address (per-address limits).
     source = {"local_addr": (local_addr, 0)} if local_addr else {}
@@ -177,18 +215,51 @@ async def seat_client(
         # The server pings every connection; 1000 client pings a process would add nothing.
         ping_interval=None,
     ) as ws:
-        await ws.send(orjson.dumps({"type": "hello", "token": token, "batch": batch}), text=True)
+        hello = {"type": "hello", "token": token, "batch": batch, "protocol": protocol}
+        await ws.send(orjson.dumps(hello), text=True)
         seat: int | None = None
         pending: asyncio.Task[bool] | None = None
+        # Protocol 2: what the seat follows of its view (its drawn tile, the version).
+        drawn: str | None = None
+        version = 0
         # One frame arrives about every second per table: the stop flag is seen soon.
         async for raw in ws:
             if stop.is_set():
                 return
+            if stats.measuring:
+                stats.bytes += len(raw)
             first = orjson.loads(raw)
             for msg in first["messages"] if first["type"] == "batch" else (first,):
                 t = msg["type"]
                 if t == "welcome":
                     seat = msg["seat"]
+                elif t == "event" and protocol == 2:
+                    version = msg["version"]
+                    ev = msg.get("event") or {}
+                    if ev.get("seat") == seat and ev.get("type") == "draw":
+                        drawn = ev["tile"]
+                    elif ev.get("type") in ("agari", "ryuukyoku"):
+                        await ws.send('{"type":"continue"}')
+                elif t == "decision":
+                    if "legal" not in msg:
+                        continue  # only its hints or timer changed
+                    table.answered(msg["seat"])
+                    legal = expand_legal(msg["legal"], msg["seat"])
+                    if legal and (pending is None or pending.done()):
+                        view = {"legal_actions": legal, "seat": 0, "players": [{"drawn": drawn}]}
+                        action = {"type": "action", "action": choose(view), "version": version}
+                        pending = asyncio.create_task(
+                            table.send_paced(ws, orjson.dumps(action), seat)
+                        )
+                elif t == "view" and protocol == 2:
+                    view = msg["view"]
+                    version = msg["version"]
+                    drawn = view["players"][view["seat"]]["drawn"] if seat is not None else None
+                    if view["legal_actions"] and (pending is None or pending.done()):
+                        frame = orjson.dumps(
+                            {"type": "action", "action": choose(view), "version": version}
+                        )
+                        pending = asyncio.create_task(table.send_paced(ws, frame, seat))
                 elif t == "view" and seat is not None:
                     table.on_view(seat)
                     view = msg["view"]
@@ -440,6 +511,7 @@ async def play(
     measure_to: float,
     addresses: list[str] | None = None,
     routes: dict[int, list[str]] | None = None,
+    protocol: int = 1,
 ) -> dict[str, Any]:
     """Connect every seat of ``tables`` and play; measure between two wall-clock times.
 
@@ -455,7 +527,7 @@ async def play(
         addr = addresses[i] if addresses else None
         urls = routes[game_id] if routes else [ws_base] * len(tokens)
         tasks.extend(
-            asyncio.create_task(seat_client(url, token, table, stats, stop, batch, addr))
+            asyncio.create_task(seat_client(url, token, table, stats, stop, batch, addr, protocol))
             for token, url in zip(tokens, urls, strict=True)
         )
     dog = asyncio.create_task(watchdog(bench_tables, stats, stop))
@@ -489,6 +561,7 @@ async def play(
         "errors": stats.errors,
         "games_finished": stats.games_finished,
         "cpu_s": cpu,
+        "bytes": stats.bytes,
     }
 
 
@@ -564,6 +637,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     measure_to,
                     None,
                     routes,
+                    args.protocol,
                 ),
             )
             p.start()
@@ -613,8 +687,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     def pct(p: float) -> float:
         return lat[min(len(lat) - 1, int(p * len(lat)))] * 1000 if lat else float("nan")
 
+    received = sum(part["bytes"] for part in parts)
     return {
         "tables": args.tables,
+        "protocol": args.protocol,
         "batch": not args.no_batch,
         "connections": args.tables * 4,
         "client_processes": len(procs),
@@ -644,6 +720,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "redis_cpu_ms_per_action": round(1000 * redis_cpu / max(1, actions), 2)
         if cluster and cluster.redis_url
         else None,
+        # What the seats received while measuring, per seat and per action.
+        "bytes_per_seat_per_action": round(received / max(1, actions) / 4),
         # Each client process's share of one core: near 100 % means the clients, not
         # the server, set the latency.
         "client_cpu_pct": [round(100 * part["cpu_s"] / elapsed, 1) for part in parts],
@@ -696,14 +774,31 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--no-batch", action="store_true", help="one frame per message (no hello batch option)"
     )
+    p.add_argument(
+        "--protocol",
+        choices=("1", "2", "both"),
+        default="both",
+        help="the clients' protocol: 1 views, 2 events and decisions, both (default): a run "
+        "of each, side by side",
+    )
     args = p.parse_args(argv)
-    out = run(args)
+    protocols = [1, 2] if args.protocol == "both" else [int(args.protocol)]
+    outs = []
+    for protocol in protocols:
+        args.protocol = protocol
+        outs.append(run(args))
     if args.json:
-        print(json.dumps(out))
+        print(json.dumps(outs[0] if len(outs) == 1 else outs))
+    elif len(outs) == 1:
+        for k, v in outs[0].items():
+            print(f"{k:>25}: {v}")
     else:
-        for k, v in out.items():
-            print(f"{k:>16}: {v}")
-    return 0 if not out["errors"] else 1
+        print(f"{'':>25}  {'protocol 1 (views)':<28}protocol 2 (events)")
+        for k in outs[0]:
+            print(f"{k:>25}: {outs[0][k]!s:<28}{outs[1][k]}")
+        b1, b2 = (o["bytes_per_seat_per_action"] for o in outs)
+        print(f"{'bytes ratio (2 / 1)':>25}: {b2 / max(1, b1):.3f}")
+    return 0 if not any(o["errors"] for o in outs) else 1
 
 
 if __name__ == "__main__":

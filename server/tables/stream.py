@@ -29,17 +29,36 @@ if TYPE_CHECKING:
     from server.tables.table import Table
 
 
+_Pair = tuple[str, str]  # one event's frame in protocol 1, and in protocol 2
+# The events of every turn: protocol 2 leaves out their fields that are false or null.
+_LEAN = frozenset({"draw", "discard"})
+
+
+def _frames(version: int, data: dict[str, Any] | None) -> _Pair:
+    """An event's frame (``data`` None: its version alone) in protocols 1 and 2."""
+    if data is None:
+        frame = dumps({"type": "event", "version": version})
+        return frame, frame
+    full = dumps({"type": "event", "version": version, "event": data})
+    if data["type"] not in _LEAN:
+        return full, full
+    lean = {k: v for k, v in data.items() if v is not None and v is not False}
+    return full, dumps({"type": "event", "version": version, "event": lean})
+
+
 class Stream:
     """The outgoing side of one table actor (called only from its actor)."""
 
     def __init__(self, table: Table) -> None:
         self.t = table
-        # Recent events for reconnects, kept as (version, seat mask, whole frame, masked
-        # frame): strings and ints, which the garbage collector does not have to scan
-        # (event objects of hundreds of tables made its full passes pause every table).
-        self.buffer: deque[tuple[int, int, str, str]] = deque(maxlen=table.config.replay_buffer)
-        # The last decision each seat's protocol-2 connection was sent (or shown in a view).
-        self.decided: dict[int, str] = {}
+        # Recent events for reconnects, kept as (version, seat mask, whole frames, masked
+        # frames), the frames of protocols 1 and 2 (often one string): strings and ints,
+        # which the garbage collector does not have to scan (event objects of hundreds of
+        # tables made its full passes pause every table).
+        self.buffer: deque[tuple[int, int, _Pair, _Pair]] = deque(maxlen=table.config.replay_buffer)
+        # The decision each seat's protocol-2 connection was last told of (or shown in a
+        # view), field by field, encoded.
+        self.decided: dict[int, dict[str, str]] = {}
 
     def welcome(self, conn: Conn, last: int | None, players: list[dict[str, Any]]) -> None:
         """A connection's first frames: welcome, the events it missed (when the buffer
@@ -83,7 +102,7 @@ class Stream:
             for version, mask, full, masked in self.buffer:
                 if version > last:
                     visible = mask == PUBLIC or (seat is not None and mask >> seat & 1)
-                    t.send(conn, full if visible else masked)
+                    t.send(conn, (full if visible else masked)[conn.protocol - 1])
             if conn.protocol == 2:
                 # Its view is the one it had, and the events it missed bring it up to date.
                 self.send_decisions([conn], force=True)
@@ -122,23 +141,20 @@ class Stream:
                     seats=sorted(seats) if seats is not None else None,
                 )
             )
-            full = dumps({"type": "event", "version": version, "event": data})
+            full, full2 = _frames(version, data)
             if seats is None:
-                self.buffer.append((version, PUBLIC, full, full))
+                self.buffer.append((version, PUBLIC, (full, full2), (full, full2)))
                 for conn in conns:
-                    t.send(conn, full, Kind.EVENT)
+                    t.send(conn, full2 if conn.protocol == 2 else full, Kind.EVENT)
             else:
                 # every seat that may not see the event whole sees the same masked event
                 part = t.variant.mask(ev, None)
-                masked = dumps(
-                    {"type": "event", "version": version, "event": encode(part)}
-                    if part is not None
-                    else {"type": "event", "version": version}
-                )
-                self.buffer.append((version, sum(1 << s for s in seats), full, masked))
+                masked = _frames(version, encode(part) if part is not None else None)
+                whole = (full, full2)
+                self.buffer.append((version, sum(1 << s for s in seats), whole, masked))
                 for conn in conns:
                     seen = conn.seat is not None and conn.seat in seats
-                    t.send(conn, full if seen else masked, Kind.EVENT)
+                    t.send(conn, (whole if seen else masked)[conn.protocol - 1], Kind.EVENT)
             if split is not None and i + 1 == split:
                 t.open_window(open_=split == len(events))
 
@@ -153,23 +169,29 @@ class Stream:
             }
         )
 
-    def _decision(self, seat: int) -> str:
+    def _decision(self, seat: int) -> dict[str, str]:
+        """The seat's decision now, each field encoded (compared field by field)."""
         t = self.t
-        return dumps({**t.codec.decision(t.state, seat), "timer": t.timers.timer_json(seat)})
+        d = {**t.codec.decision(t.state, seat), "timer": t.timers.timer_json(seat)}
+        return {k: dumps(v) for k, v in d.items()}
 
     def send_decisions(self, conns: list[Conn], *, force: bool = False) -> None:
-        """A decision frame to each seat of protocol 2 whose decision changed (``force``:
-        to each, as after a call window dropped the ones it held)."""
+        """To each seat of protocol 2, a decision frame with the fields of its decision
+        that changed since it was last told (``force``: all of them, as after a call
+        window dropped the frames it held); none when nothing changed."""
         t = self.t
         for conn in conns:
             seat = conn.seat
             if seat is None or conn.protocol != 2:
                 continue
-            body = self._decision(seat)
-            if force or self.decided.get(seat) != body:
-                self.decided[seat] = body
-                head = f'{{"type":"decision","version":{t.version},"seat":{seat},'
-                t.send(conn, head + body[1:], Kind.VIEW)
+            now = self._decision(seat)
+            told = self.decided.get(seat)
+            self.decided[seat] = now
+            changed = [k for k, v in now.items() if force or told is None or told.get(k) != v]
+            if changed:
+                head = f'{{"type":"decision","version":{t.version},"seat":{seat}'
+                body = "".join(f',"{k}":{now[k]}' for k in changed)
+                t.send(conn, head + body + "}", Kind.VIEW)
 
     def send_views(self, conns: list[Conn], *, force: bool = False) -> None:
         """After a step: a view to each connection of protocol 1 (the public parts built

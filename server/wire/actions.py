@@ -33,6 +33,30 @@ def action_json(a: Action) -> dict[str, Any]:
     return dict(hit[1])
 
 
+def legal_runs(actions: list[Action]) -> list[list[Any]]:
+    """A seat's legal actions, compact (protocol 2's decision frames, docs/protocol.md):
+    runs of one type, in order, ``[type, payload, ...]``, one payload per action: its
+    tile (``"5p"``), its tiles (``["5p", "0p"]``), both (``{"tile", "tiles"}``) or ``0``.
+    The seat is the frame's. ``[["discard", "1m", "9p"], ["pass", 0]]`` are two discards
+    and a pass."""
+    runs: list[list[Any]] = []
+    for a in actions:
+        t = a.type.value
+        if a.tile is not None and a.tiles:
+            p: Any = {"tile": _TSTR[a.tile], "tiles": [_TSTR[x] for x in a.tiles]}
+        elif a.tile is not None:
+            p = _TSTR[a.tile]
+        elif a.tiles:
+            p = [_TSTR[x] for x in a.tiles]
+        else:
+            p = 0
+        if runs and runs[-1][0] == t:
+            runs[-1].append(p)
+        else:
+            runs.append([t, p])
+    return runs
+
+
 def parse_action(data: Any, seat: int | None = None, seats: int = 4) -> Action:
     """Parse a wire action; ``seat`` (when given) overrides the message's seat.
 

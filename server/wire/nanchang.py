@@ -32,7 +32,7 @@ from server.engine.nanchang.scoring import Element, WinScore
 from server.engine.nanchang.settlement import JokerBonus, KanPoints, RoundResult, WinRecord
 from server.engine.nanchang.state import NanchangGame
 from server.engine.tiles import tile_str
-from server.wire.actions import action_json
+from server.wire.actions import action_json, legal_runs
 
 _TSTR = [tile_str(t) for t in range(34)]
 WIND_NAMES = "ESWN"
@@ -245,4 +245,4 @@ def seat_views(g: NanchangGame, seats: Sequence[int | None]) -> list[dict[str, A
 
 def seat_decision(g: NanchangGame, seat: int) -> dict[str, Any]:
     """What a seat's view says of its own decision now (docs/protocol.md, "Frames")."""
-    return {"legal_actions": [action_json(a) for a in legal_actions(g, seat)]}
+    return {"legal": legal_runs(legal_actions(g, seat))}

@@ -35,7 +35,7 @@ from server.engine.riichi.rules import RuleSet
 from server.engine.riichi.scoring import WinResult
 from server.engine.riichi.state import GameState
 from server.engine.tiles import EAST, Tile, sort_key, tile_str
-from server.wire.actions import action_json
+from server.wire.actions import action_json, legal_runs
 
 WIND_NAMES = "ESWN"
 _TSTR = [tile_str(t) for t in range(37)]
@@ -371,7 +371,4 @@ def seat_decision(st: GameState, seat: int) -> dict[str, Any]:
     """What a seat's view says of its own decision now: its legal actions and its hints
     (the fields of ``seat_views`` that no event carries; docs/protocol.md, "Frames")."""
     h = hints(st, seat) if st.phase == "play" else None
-    return {
-        "legal_actions": [action_json(a) for a in legal(st, seat)],
-        "help": hints_json(h) if h is not None else None,
-    }
+    return {"legal": legal_runs(legal(st, seat)), "help": hints_json(h) if h is not None else None}

@@ -38,21 +38,28 @@ async def test_after_connecting_only_events_and_decisions() -> None:
     # The discard and the next draw, then the end of this seat's decision.
     got = [f for _, f in me.frames[2:]]
     assert [f["type"] for f in got] == ["event", "event", "decision"]
+    # a turn's events leave out what is false or null: the next seat's draw, masked
+    draw = got[1]["event"]
+    assert draw == {"type": "draw", "seat": 1, "wall_left": draw["wall_left"]}
+    assert set(got[0]["event"]) <= {"type", "seat", "tile", "tsumogiri", "riichi"}
+    assert got[0]["event"].get("riichi", True) is True
+    # Only what changed: no legal actions now, new hints (its hand is 13 tiles); no timer
+    # runs at this table, before or after.
     assert got[-1] == {
         "type": "decision",
         "version": got[1]["version"],
         "seat": 0,
-        "legal_actions": [],
+        "legal": [],
         "help": got[-1]["help"],
-        "timer": None,
     }
+    assert got[-1]["help"]["shanten"] >= 0
     # The bots play on: events only, until this seat is asked again.
     await advance(clock, 2.5)
     later = [f for _, f in me.frames[5:]]
     assert "view" not in {f["type"] for f in later}
-    assert later[-1]["type"] == "decision" and later[-1]["legal_actions"]
+    assert later[-1]["type"] == "decision" and later[-1]["legal"]
     # (here: a chi on seat 3's discard)
-    assert {a["type"] for a in later[-1]["legal_actions"]} == {"chi", "pass"}
+    assert [run[0] for run in later[-1]["legal"]] == ["chi", "pass"]
     assert later[-2]["event"]["type"] == "discard" and later[-2]["event"]["seat"] == 3
 
 

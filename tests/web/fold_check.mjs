@@ -16,6 +16,7 @@ function diff(a, b, path) {
       const d = diff(a[k], b[k], `${path}.${k}`);
       if (d) return d;
     }
+    return null; // the same but for the order of keys
   }
   return { path, got: a, want: b };
 }

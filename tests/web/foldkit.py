@@ -6,7 +6,11 @@ what it was sent: the material web/js/fold.js is checked against (test_fold.py).
 from __future__ import annotations
 
 import json
+import shutil
+import subprocess
+import tempfile
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from server.bots import make_bot
@@ -15,6 +19,43 @@ from server.tables.clock import FakeClock
 from server.tables.outbox import Out
 from server.tables.table import Connect, SeatSpec, Table, TableConfig
 from tests.server.tablekit import UNTIMED, FakeConn, HeldSink, settle
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def client_modules(into: Path) -> Path:
+    """web/js's fold.js and what it imports, as ES modules Node loads (web/ has no
+    package.json: it needs no build)."""
+    js = into / "js"
+    js.mkdir(exist_ok=True)
+    for name in ("fold.js", "tiles.js"):
+        shutil.copy(ROOT / "web" / "js" / name, js / name)
+    (js / "package.json").write_text('{"type": "module"}')
+    return js
+
+
+def node() -> str:
+    path = shutil.which("node")
+    if path is None:
+        raise AssertionError("node is needed to fold the client's frames")
+    return path
+
+
+def fold_view(frames: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """What a page that received ``frames`` shows: {"version", "view", "timer"} folded
+    by web/js/fold.js from its last whole view (None before any view)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        js = client_modules(Path(tmp))
+        out = subprocess.run(
+            [node(), str(ROOT / "tests" / "web" / "fold_frames.mjs"), str(js)],
+            input=json.dumps(frames),
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=60,
+        )
+    result: dict[str, Any] | None = json.loads(out.stdout)
+    return result
 
 
 class SnapshotFanout:

@@ -45,7 +45,7 @@ class Person:
     errors: list[str] = field(default_factory=list)
 
     def table_frames(self) -> list[dict[str, Any]]:
-        return [f for f in self.frames if f.get("type") in ("welcome", "event", "view")]
+        return [f for f in self.frames if f.get("type") in ("welcome", "event", "view", "decision")]
 
 
 # The table's "Auto" toggles (web/js/autoplay.js), all off: a clicking player makes
@@ -248,15 +248,34 @@ def play_until(
             time.sleep(0.03)
 
 
+def _payload(p: Any) -> dict[str, Any]:
+    """One action's fields in a decision frame's compact ``legal`` (docs/protocol.md)."""
+    if isinstance(p, str):
+        return {"tile": p}
+    if isinstance(p, list):
+        return {"tiles": p}
+    return dict(p) if isinstance(p, dict) else {}
+
+
 def check_against_server(page: Any, st: dict[str, Any], stats: Stats) -> None:
     """The buttons and the clickable/greyed tiles are exactly the view's legal actions."""
     assert stats.frames is not None
-    views = [
-        f for f in stats.frames if f.get("type") == "view" and str(f["version"]) == st["version"]
+    # the seat's decision as told at the version the page shows (protocol 2: a view, or
+    # a decision frame when it changed)
+    told = [
+        f
+        for f in stats.frames
+        if (f.get("type") == "view" or (f.get("type") == "decision" and "legal" in f))
+        and str(f["version"]) == st["version"]
     ]
-    if not views:
+    if not told:
         return
-    legal = views[-1]["view"]["legal_actions"]
+    last = told[-1]
+    legal = (
+        last["view"]["legal_actions"]
+        if last["type"] == "view"
+        else [{"type": t, **_payload(p)} for t, *payloads in last["legal"] for p in payloads]
+    )
     kinds = {a["type"] for a in legal} - {"discard"}
     assert set(st["actions"]) == kinds, (st["actions"], legal)
     discards = {a["tile"] for a in legal if a["type"] == "discard"}

@@ -6,7 +6,6 @@ folded in Node."""
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -14,10 +13,7 @@ from typing import Any
 import pytest
 
 from server.engine import find_variant
-from tests.web.foldkit import self_play
-
-ROOT = Path(__file__).resolve().parents[2]
-NODE = shutil.which("node")
+from tests.web.foldkit import ROOT, client_modules, node, self_play
 
 GAMES = [
     # (variant, preset, overrides, seed): games whose events include calls, kans (a
@@ -30,18 +26,11 @@ GAMES = [
 
 
 def fold_in_node(conns: list[dict[str, Any]], tmp: Path) -> dict[str, Any]:
-    if NODE is None:
-        pytest.fail("node is needed to check the client's fold")
-    # the client's modules as ES modules (web/ has no package.json: it needs no build)
-    js = tmp / "js"
-    js.mkdir()
-    for name in ("fold.js", "tiles.js"):
-        shutil.copy(ROOT / "web" / "js" / name, js / name)
-    (js / "package.json").write_text('{"type": "module"}')
+    js = client_modules(tmp)
     data = tmp / "conns.json"
     data.write_text(json.dumps(conns))
     out = subprocess.run(
-        [NODE, str(ROOT / "tests" / "web" / "fold_check.mjs"), str(js), str(data)],
+        [node(), str(ROOT / "tests" / "web" / "fold_check.mjs"), str(js), str(data)],
         capture_output=True,
         text=True,
         check=True,

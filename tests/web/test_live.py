@@ -12,6 +12,7 @@ import pytest
 
 from server.api.auth import watch_key
 from tests.web.conftest import PHONE, AppServer
+from tests.web.foldkit import fold_view
 from tests.web.player import Stats, add_bots, create_lobby, no_auto, open_person, play_until
 
 pytestmark = pytest.mark.browser
@@ -66,9 +67,11 @@ def _wait_my_discard(page: Any, stats: Stats, discards: int) -> None:
 
 
 def _last_view(frames: list[dict[str, Any]]) -> dict[str, Any]:
-    views = [f for f in frames if f.get("type") == "view"]
-    assert views, "no view received"
-    return views[-1]
+    """The view the page's frames make (protocol 2: its last whole view, the events and
+    decision frames after it folded in by web/js/fold.js, checked by test_fold.py)."""
+    view = fold_view(list(frames))
+    assert view is not None, "no view received"
+    return view
 
 
 def _settled_view(page: Any, frames: list[dict[str, Any]]) -> dict[str, Any]:
@@ -172,7 +175,8 @@ def test_network_drop_reconnects_and_catches_up_by_version(
     # Wait until the server has moved on past our discard (its frames pile up unseen),
     # then drop the connection.
     deadline = time.monotonic() + 15
-    while not any('"type":"view"' in h.replace(" ", "") for h in held):
+    # (the decision frame ending our turn comes when the call window closes)
+    while not any('"type":"decision"' in h.replace(" ", "") for h in held):
         assert time.monotonic() < deadline, "server sent nothing after the discard"
         page.wait_for_timeout(50)
     page.wait_for_timeout(300)
@@ -337,7 +341,9 @@ def test_timer_bar_and_server_default_action_on_timeout(
     page.get_by_test_id("start").click()
     # Seat 0 is not always the first dealer: wait for our own first decision.
     page.locator(".timer.on").wait_for()
-    timers = [f["timer"] for f in me.frames if f.get("type") == "view" and f.get("timer")]
+    timers = [
+        f["timer"] for f in me.frames if f.get("type") in ("view", "decision") and f.get("timer")
+    ]
     assert timers and timers[-1]["seat"] == 0 and timers[-1]["think_ms"] <= 1000
     assert page.locator(".timer-text").inner_text() in ("1s + 0s", "0s + 0s")
     my_river = '.zone[data-seat="0"] .river .tile'

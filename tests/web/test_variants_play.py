@@ -263,7 +263,10 @@ def test_nanchang_game_to_the_final_ledger_on_a_phone(
     assert set(badged) <= first_jokers(record["events"])
     first = record["hands"][0]["result"]["result"]
     # The turned-up tile is the 正精 itself.
-    assert page.locator("[data-testid=replay-table] [data-testid=indicator] .tile.joker-zheng").count() == 1
+    assert (
+        page.locator("[data-testid=replay-table] [data-testid=indicator] .tile.joker-zheng").count()
+        == 1
+    )
     card = page.get_by_test_id("replay-result")
     assert card.locator("[data-testid=deltas] tr").count() == 5
     if first["win"]:

@@ -2,7 +2,7 @@ import pytest
 
 from server.engine.actions import Action, ActionType
 from server.engine.tiles import RED_5P, parse_tiles
-from server.wire.actions import action_json, parse_action
+from server.wire.actions import action_json, legal_runs, parse_action
 
 
 def test_action_json_round_trip() -> None:
@@ -41,3 +41,23 @@ def test_the_seat_count_bounds_the_seat() -> None:
     assert parse_action({"type": "pass", "seat": 3}).seat == 3
     with pytest.raises(ValueError, match=r"0\.\.2"):
         parse_action({"type": "pass", "seat": 3}, seats=3)
+
+
+def test_legal_runs_keep_the_order_and_every_field() -> None:
+    m1, m9, p5, s3, s4 = parse_tiles("1m9m5p3s4s")
+    legal = [
+        Action(ActionType.DISCARD, 2, m1),
+        Action(ActionType.DISCARD, 2, m9),
+        Action(ActionType.CHI, 2, None, (s3, s4)),
+        Action(ActionType.DISCARD, 2, RED_5P),
+        Action(ActionType.RIICHI, 2, p5, (s3,)),
+        Action(ActionType.PASS, 2),
+    ]
+    assert legal_runs(legal) == [
+        ["discard", "1m", "9m"],
+        ["chi", ["3s", "4s"]],
+        ["discard", "0p"],
+        ["riichi", {"tile": "5p", "tiles": ["3s"]}],
+        ["pass", 0],
+    ]
+    assert legal_runs([]) == []

@@ -7,7 +7,8 @@
 // server's view (docs/engine.md, docs/protocol.md), `inTurn` whether the seat in turn is
 // the one deciding (not a call window), which no view field says outright. Events never
 // touch the seat's own decision (legal_actions, help, timer): only decision frames do,
-// and the server sends one whenever these change.
+// and the server sends one whenever these change. A draw's or discard's fields that are
+// false or null are left out (protocol 2): read them as such.
 
 import { sortTiles } from "./tiles.js";
 
@@ -50,12 +51,33 @@ export function foldFrames(state, frames) {
   return frames.reduce(foldFrame, state);
 }
 
+/** A decision frame: the fields of the seat's decision that changed (only those). */
 function decide(state, d) {
-  const view = { ...state.view, legal_actions: d.legal_actions || [] };
+  const view = { ...state.view };
+  const next = { ...state, view };
+  if ("legal" in d) view.legal_actions = expandLegal(d.legal, d.seat);
   if ("help" in d) view.help = d.help;
-  const next = { ...state, view, timer: d.timer || null };
+  if ("timer" in d) next.timer = d.timer;
   view.waiting_on = waiting(next);
   return next;
+}
+
+/**
+ * The legal actions of a decision frame's compact runs (server/wire/actions.py
+ * legal_runs): [["discard", "1m", "9p"], ["chi", ["3m", "4m"]], ["pass", 0]].
+ */
+export function expandLegal(runs, seat) {
+  const out = [];
+  for (const [type, ...payloads] of runs) {
+    for (const p of payloads) {
+      const a = { type, seat };
+      if (typeof p === "string") a.tile = p;
+      else if (Array.isArray(p)) a.tiles = p;
+      else if (p && typeof p === "object") Object.assign(a, { tile: p.tile, tiles: p.tiles });
+      out.push(a);
+    }
+  }
+  return out;
 }
 
 /** Who the view says is deciding: the seat in turn, or in a call window this seat if asked. */
@@ -125,7 +147,7 @@ const RIICHI = {
   draw(s, v, e) {
     const p = player(v, e.seat);
     p.hand_count += 1;
-    if (mine(v, e.seat)) p.drawn = e.tile;
+    if (mine(v, e.seat)) p.drawn = e.tile ?? null;
     v.wall_left = e.wall_left;
     v.turn = e.seat;
     // A kan's (or north's) tile stays "last discard" through its replacement draw.
@@ -135,7 +157,7 @@ const RIICHI = {
   discard(s, v, e) {
     const p = player(v, e.seat);
     p.hand_count -= 1;
-    p.river.push({ tile: e.tile, tsumogiri: e.tsumogiri, riichi: e.riichi, called: false });
+    p.river.push({ tile: e.tile, tsumogiri: !!e.tsumogiri, riichi: !!e.riichi, called: false });
     if (mine(v, e.seat)) takeTiles(p, [e.tile]);
     v.last_discard = { seat: e.seat, tile: e.tile };
     s.inTurn = false;
@@ -326,7 +348,7 @@ const NANCHANG = {
   discard(s, v, e) {
     const p = player(v, e.seat);
     p.hand_count -= 1;
-    p.river.push({ tile: e.tile, tsumogiri: e.tsumogiri, called: false });
+    p.river.push({ tile: e.tile, tsumogiri: !!e.tsumogiri, called: false });
     if (mine(v, e.seat)) {
       p.hand = removeTiles(p.hand, [e.tile]);
       p.drawn = null;

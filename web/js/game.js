@@ -1,9 +1,11 @@
 // The live table: one WebSocket for this seat (docs/protocol.md), catching up by version
-// after a drop, and the input handling (clicks and keys) on top of renderTable.
+// after a drop, and the input handling (clicks and keys) on top of renderTable. It speaks
+// protocol 2: a whole view on connecting, then events and decision frames folded into it
+// (fold.js).
 import { api, LiveSocket } from "./api.js";
+import { fromView, foldFrame } from "./fold.js";
 import { t, onLangChange } from "./i18n.js";
 import { renderTable, tickTimer } from "./table.js";
-import { kindOf, sortTiles } from "./tiles.js";
 import { rememberCommitment } from "./fairness.js";
 import { TableExtras } from "./tablextras.js";
 import { errorLine, errorText } from "./errors.js";
@@ -18,7 +20,10 @@ export class GameScreen {
     this.root = root;
     this.gameId = gameId;
     this.version = null;
+    this.state = null; // the fold's table state (fold.js); this.view is what is shown
     this.view = null;
+    // Our discard was shown and the decision it ended is not told yet (the call window holds it).
+    this.hideActions = false;
     this.players = [];
     this.mySeat = null;
     this.mode = null;
@@ -52,7 +57,7 @@ export class GameScreen {
     }
     const connect = opts.connect || ((handlers) => new LiveSocket(`ws/table/${encodeURIComponent(gameId)}`, handlers));
     this.sock = connect({
-      hello: () => ({ type: "hello", last_version: this.version, spectate: false, ...(opts.watch ? { watch: opts.watch } : {}) }),
+      hello: () => ({ type: "hello", protocol: 2, last_version: this.state ? this.version : null, spectate: false, ...(opts.watch ? { watch: opts.watch } : {}) }),
       onMessage: (m) => this.message(m),
       onStatus: (s) => {
         this.status = s;
@@ -90,7 +95,14 @@ export class GameScreen {
   message(m) {
     switch (m.type) {
       case "batch":
-        for (const x of m.messages || []) this.message(x);
+        // a step's frames together: shown once, as they leave the view
+        this.inBatch = true;
+        try {
+          for (const x of m.messages || []) this.message(x);
+        } finally {
+          this.inBatch = false;
+        }
+        if (this.dirty) this.render();
         break;
       case "timeline_lost":
         // The record lost what we showed after its version (docs/protocol.md): the
@@ -121,13 +133,35 @@ export class GameScreen {
           return;
         }
         this.version = m.version;
+        if (this.state) {
+          this.state = foldFrame(this.state, m);
+          this.show();
+        }
         if (m.event) this.event(m.event);
+        this.render();
+        break;
+      case "decision":
+        if (this.resyncing || !this.state) return;
+        this.extras.beforeView();
+        this.state = foldFrame(this.state, m);
+        this.hideActions = false;
+        if ("timer" in m) {
+          this.timer = this.state.timer;
+          this.timerSince = performance.now();
+        }
+        this.busy = false;
+        this.show();
+        if (this.mode && !this.modeStillLegal()) this.mode = null;
+        this.render();
+        this.extras.afterView();
         break;
       case "view":
         this.extras.beforeView();
         this.resyncing = false;
         this.version = m.version;
-        this.view = m.view;
+        this.state = fromView(m);
+        this.hideActions = false;
+        this.show();
         this.timer = m.timer || null;
         this.timerSince = performance.now();
         this.busy = false;
@@ -151,11 +185,18 @@ export class GameScreen {
     }
   }
 
+  /** The view shown: the folded one, without the actions a discard just ended. */
+  show() {
+    const v = this.state.view;
+    this.view = this.hideActions ? { ...v, legal_actions: [], waiting_on: [] } : v;
+  }
+
   event(ev) {
     this.logEvent(ev);
     this.extras.onEvent(ev);
     if (ev.type === "discard") {
-      this.showDiscard(ev);
+      if (ev.seat === this.mySeat) this.showDiscard();
+      this.mode = null;
     } else if (ev.type === "agari" || ev.type === "ryuukyoku") {
       this.overlay = { kind: "result", data: ev };
     } else if (ev.type === "round_end" && ev.result) {
@@ -174,31 +215,13 @@ export class GameScreen {
   }
 
   /**
-   * A discard shows at once: the view that follows it comes only when the call window
-   * closes (docs/protocol.md), so the tile moves to the river here, and nobody's
-   * actions stay on screen meanwhile.
+   * Our discard shows at once (folded into the view); the decision frame saying it ended
+   * our turn comes only when the call window closes (docs/protocol.md), so our actions
+   * leave the screen now, until a decision frame (or view) says what we may do.
    */
-  showDiscard(ev) {
-    const v = this.view;
-    const p = v && v.players && v.players.find((x) => x.seat === ev.seat);
-    if (!p || v.phase !== "play") return;
-    p.river = [...(p.river || []), { tile: ev.tile, tsumogiri: !!ev.tsumogiri, riichi: !!ev.riichi, called: false }];
-    p.hand_count = Math.max(0, (p.hand_count || 0) - 1);
-    if (p.hand) {
-      let hand = [...p.hand];
-      if (!(ev.tsumogiri && p.drawn)) {
-        const i = hand.indexOf(ev.tile);
-        if (i >= 0) hand.splice(i, 1);
-        if (p.drawn) hand.push(p.drawn);
-      }
-      p.hand = sortTiles(hand);
-      p.drawn = null;
-    }
-    v.last_discard = { seat: ev.seat, tile: ev.tile };
-    v.legal_actions = [];
-    v.waiting_on = [];
-    this.mode = null;
-    this.render();
+  showDiscard() {
+    this.hideActions = true;
+    this.show();
   }
 
   /** Public moves worth following (calls, kans, riichi, new dora, round ends), newest last. */
@@ -266,6 +289,11 @@ export class GameScreen {
 
   render() {
     if (!this.view) return;
+    if (this.inBatch) {
+      this.dirty = true;
+      return;
+    }
+    this.dirty = false;
     renderTable(
       this.root,
       {
