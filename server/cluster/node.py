@@ -42,6 +42,7 @@ log = logging.getLogger(__name__)
 # without a reachable owner for now (the client tries again).
 Route = Any  # Table | RemoteTable | None | "retry"
 RETRY = "retry"
+MAX_TAKEOVERS_PER_SWEEP = 100
 
 
 class FencedSink:
@@ -85,6 +86,7 @@ class Node:
         # Told (code, frame) for each lobby push from any process (LobbyHub.deliver).
         self.on_lobby: Callable[[str, str], None] | None = None
         self._claiming: set[int] = set()
+        self._orphans: set[int] = set()  # live games without an owner at the last sweep
         self._tasks: list[asyncio.Task[None]] = []
         self.takeovers = 0
 
@@ -145,9 +147,14 @@ class Node:
     async def _sweep(self) -> None:
         live = await asyncio.to_thread(self.db.run, game_queries.live_game_ids)
         owners = await self.leases.owners(g for g in live if self.tables.get(g) is None)
-        for g, owner in owners.items():
-            if owner is None:
-                await self.claim(g)
+        orphans = {g for g, owner in owners.items() if owner is None}
+        # Only games seen without an owner twice, a period apart: a game just created
+        # is committed a moment before its creator takes the lease. And a few at a
+        # time: rebuilding many tables at once would stall this process's own.
+        ready = sorted(orphans & self._orphans)[:MAX_TAKEOVERS_PER_SWEEP]
+        self._orphans = orphans
+        for g in ready:
+            await self.claim(g)
         relayed = self.relay.games()
         now = await self.leases.owners(relayed)
         for g, owner in relayed.items():
