@@ -11,8 +11,8 @@ Two loops run beside the tables, each a few times per lease period:
   killed, or stopped and released it) and rebuilds its table from the record;
   and closes relayed sockets whose table changed hands, so that they reconnect.
 
-A process that wants a table it has just created, or one a player asks for that
-nobody holds, takes it the same way (``claim``).
+A process takes a game it has just created the same way (``claim``). A socket for
+a live game nobody holds is told to try again (1013) until a sweep has taken it.
 """
 
 from __future__ import annotations
@@ -200,11 +200,9 @@ class Node:
         table = self.tables.get(game_id)
         if table is not None:
             return table
+        # A live game nobody holds is left to the sweeps (one of them takes it within
+        # two thirds of a lease period); the client is told to try again meanwhile.
         owner = (await self.leases.owners([game_id]))[game_id]
-        if owner is None:
-            if await self.claim(game_id):
-                return self.tables.get(game_id)
-            owner = (await self.leases.owners([game_id]))[game_id]
         players = await asyncio.to_thread(
             self.db.run, lambda s: game_queries.seat_players(s, game_id)
         )
