@@ -117,7 +117,7 @@ async def play_on(c: TableClient, timeout: float = 120) -> None:
         while not task.done():
             await asyncio.sleep(0.05)
             for e in c.errors[seen:]:
-                assert e["code"] == "stale", e
+                assert e["code"] == "stale", c.errors[-8:]
                 if e["code"] == "stale":
                     await c.send({"type": "resync"})
             seen = len(c.errors)
