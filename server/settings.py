@@ -121,9 +121,11 @@ class Settings(BaseSettings):
     redis_url: str = ""
     # Prefix of every Redis key and channel (several deployments on one Redis).
     redis_prefix: str = "jantaku:"
-    # A table's owner renews its lease a few times per this many seconds; a process
-    # that stops renewing (killed) loses its tables to another after it.
-    lease_seconds: float = 3.0
+    # A table's owner renews its lease three times per this many seconds; a process
+    # that stops renewing (killed) loses its tables to another after it. Shorter moves
+    # a killed process's tables sooner, but a process starved of CPU for longer than
+    # 80 % of it (an overloaded machine) loses its tables while alive.
+    lease_seconds: float = 5.0
 
     # Operations (docs/operations.md).
     # The path prefix the app is served under behind a proxy, e.g. "/mahjong" (no

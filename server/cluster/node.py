@@ -11,8 +11,8 @@ Two loops run beside the tables, each a few times per lease period:
   killed, or stopped and released it) and rebuilds its table from the record;
   and closes relayed sockets whose table changed hands, so that they reconnect.
 
-A process that wants a table it has just created, or one a player asks for that
-nobody holds, takes it the same way (``claim``).
+A process takes a game it has just created the same way (``claim``). A socket for
+a live game nobody holds is told to try again (1013) until a sweep has taken it.
 """
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ log = logging.getLogger(__name__)
 # without a reachable owner for now (the client tries again).
 Route = Any  # Table | RemoteTable | None | "retry"
 RETRY = "retry"
+MAX_TAKEOVERS_PER_SWEEP = 100
 
 
 class FencedSink:
@@ -85,6 +86,7 @@ class Node:
         # Told (code, frame) for each lobby push from any process (LobbyHub.deliver).
         self.on_lobby: Callable[[str, str], None] | None = None
         self._claiming: set[int] = set()
+        self._orphans: set[int] = set()  # live games without an owner at the last sweep
         self._tasks: list[asyncio.Task[None]] = []
         self.takeovers = 0
 
@@ -145,9 +147,14 @@ class Node:
     async def _sweep(self) -> None:
         live = await asyncio.to_thread(self.db.run, game_queries.live_game_ids)
         owners = await self.leases.owners(g for g in live if self.tables.get(g) is None)
-        for g, owner in owners.items():
-            if owner is None:
-                await self.claim(g)
+        orphans = {g for g, owner in owners.items() if owner is None}
+        # Only games seen without an owner twice, a period apart: a game just created
+        # is committed a moment before its creator takes the lease. And a few at a
+        # time: rebuilding many tables at once would stall this process's own.
+        ready = sorted(orphans & self._orphans)[:MAX_TAKEOVERS_PER_SWEEP]
+        self._orphans = orphans
+        for g in ready:
+            await self.claim(g)
         relayed = self.relay.games()
         now = await self.leases.owners(relayed)
         for g, owner in relayed.items():
@@ -193,11 +200,9 @@ class Node:
         table = self.tables.get(game_id)
         if table is not None:
             return table
+        # A live game nobody holds is left to the sweeps (one of them takes it within
+        # two thirds of a lease period); the client is told to try again meanwhile.
         owner = (await self.leases.owners([game_id]))[game_id]
-        if owner is None:
-            if await self.claim(game_id):
-                return self.tables.get(game_id)
-            owner = (await self.leases.owners([game_id]))[game_id]
         players = await asyncio.to_thread(
             self.db.run, lambda s: game_queries.seat_players(s, game_id)
         )

@@ -46,6 +46,16 @@ def cluster_env(db_url: str, prefix: str, **settings: Any) -> dict[str, str]:
             "JANTAKU_CALL_WINDOW_SECONDS": "0",
             "JANTAKU_ROUND_END_PAUSE_SECONDS": "30",
             "JANTAKU_DISCONNECT_GRACE_SECONDS": "30",
+            # As tests/server/conftest.py's LiveServer: the scripted clients answer every
+            # view at once, far above a player's pace (the per-socket limit would drop
+            # their actions, and they would wait for an answer that never comes).
+            "JANTAKU_WS_RATE_PER_SECOND": "10000",
+            "JANTAKU_WS_RATE_BURST": "10000",
+            "JANTAKU_RESYNC_RATE_PER_SECOND": "1000",
+            "JANTAKU_RESYNC_BURST": "1000",
+            "JANTAKU_JOIN_RATE_PER_MINUTE": "1000",
+            "JANTAKU_LOBBY_RATE_PER_MINUTE": "1000",
+            "JANTAKU_GUEST_RATE_PER_MINUTE": "1000",
             "JANTAKU_LOG_FORMAT": "text",
             "JANTAKU_LOG_LEVEL": "info",
             **{f"JANTAKU_{k.upper()}": str(v) for k, v in settings.items()},

@@ -108,6 +108,22 @@ async def reconnect(base: str, game_id: int, token: str, last: int) -> TableClie
             await asyncio.sleep(0.2)
 
 
+async def play_on(c: TableClient, timeout: float = 120) -> None:
+    """Play to the game's end as the web client does: a ``stale`` answer (the table had
+    moved past the view acted on) asks for a resync (web/js/game.js)."""
+    seen = 0
+    while c.game_over is None:
+        task = asyncio.ensure_future(c.play(timeout=timeout))
+        while not task.done():
+            await asyncio.sleep(0.05)
+            for e in c.errors[seen:]:
+                assert e["code"] == "stale", c.errors[-8:]
+                if e["code"] == "stale":
+                    await c.send({"type": "resync"})
+            seen = len(c.errors)
+        task.result()
+
+
 async def play_until_closed(c: TableClient) -> None:
     """Play on until the process closes the socket for a reconnect (code 1012)."""
     with pytest.raises(ConnectionClosed) as closed:
@@ -173,7 +189,7 @@ async def test_play_across_processes_and_kill_the_owner(
     # B took the lease and rebuilt the table from the record.
     assert owner(redis_prefix, game_id) == node_of(b)
     assert b.health()["cluster"]["takeovers"] == 1
-    await c2.play(timeout=120)
+    await play_on(c2)
     await c2.close()
     assert c2.game_over is not None
     assert_finished_whole(pg_url, game_id, c, c2)
@@ -203,7 +219,7 @@ async def test_a_process_that_loses_its_lease_stops_writing(
         await asyncio.sleep(0.3)
     # The ghost's lease ran out: a process takes the game over and it finishes whole.
     c2 = await reconnect(b.ws, game_id, g["token"], c.version)
-    await c2.play(timeout=120)
+    await play_on(c2)
     await c2.close()
     assert c2.game_over is not None
     assert_finished_whole(pg_url, game_id, c, c2)
@@ -260,7 +276,7 @@ async def test_lobbies_and_limits_are_shared_behind_a_proxy(
         await c.play(max_actions=3)
         await c.close()
         c = await TableClient.open(proxy.ws, game_id, token, last_version=c.version)
-        await c.play(timeout=120)
+        await play_on(c)
         await c.close()
         assert c.game_over is not None
         assert_finished_whole(pg_url, game_id)

@@ -91,3 +91,21 @@ def test_a_public_bind_with_the_development_secret_warns() -> None:
         assert bind_warning(host, own) is None
     for host in ("127.0.0.1", "::1", "localhost", "127.0.0.2"):
         assert is_loopback(host) and bind_warning(host, dev) is None
+
+
+def test_many_processes_need_postgresql(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    monkeypatch.setenv("JANTAKU_REDIS_URL", "redis://127.0.0.1:6379/0")
+    with pytest.raises(ValidationError, match="JANTAKU_REDIS_URL"):
+        Settings(_env_file=None)  # type: ignore[call-arg]
+    monkeypatch.setenv("DATABASE_URL", "postgresql://u:p@db:5432/jantaku")
+    s = Settings(_env_file=None)  # type: ignore[call-arg]
+    assert s.clustered and s.lease_seconds == 5.0 and s.redis_prefix == "jantaku:"
+    monkeypatch.setenv("JANTAKU_LEASE_SECONDS", "0.1")
+    with pytest.raises(ValidationError, match="JANTAKU_LEASE_SECONDS"):
+        Settings(_env_file=None)  # type: ignore[call-arg]
+
+
+def test_one_process_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("JANTAKU_REDIS_URL", raising=False)
+    assert not Settings(_env_file=None).clustered  # type: ignore[call-arg]
