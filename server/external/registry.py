@@ -9,12 +9,13 @@ a bot level ``mjai-<name>`` of the four-player game.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from server.bots import make_bot
-from server.external.channel import Form, SyncChannel
-from server.external.seat import MjaiBot
+from server.external.channel import AsyncChannel, Form, SyncChannel
+from server.external.seat import AsyncMjaiBot, MjaiBot
 
 PREFIXES: dict[str, Form] = {"mjai:": "array", "mjai-lines:": "lines"}
 LEVEL_PREFIX = "mjai-"
@@ -72,3 +73,19 @@ def make_seat_bot(name: str, seed: int, variant: str, seat: int, *, timeout: flo
         raise ValueError("external mjai bots play the four-player game only")
     command, form = spec
     return MjaiBot(SyncChannel(command, form, timeout), seat, name=name)
+
+
+def table_bot_factory(
+    registered: dict[str, ExternalBot], timeout: float = 5.0
+) -> Callable[[str, int, str], Any]:
+    """A live table's bot factory: registered external levels, else our own levels."""
+
+    def make(level: str, seed: int, variant: str) -> Any:
+        ext = registered.get(level)
+        if ext is None:
+            return make_bot(level, seed, variant)
+        if variant != "riichi":
+            raise ValueError(f"{level} plays the four-player game only")
+        return AsyncMjaiBot(AsyncChannel(ext.command, ext.form, timeout), name=level)
+
+    return make

@@ -25,6 +25,7 @@ from typing import Any
 
 from server.bots import TAKEOVER
 from server.engine import Action, AnyVariant, Event, IllegalAction
+from server.tables import external
 from server.tables.clock import Clock, Handle, LoopClock
 from server.tables.frames import PUBLIC, dumps, error_frame
 from server.tables.messages import (
@@ -39,6 +40,7 @@ from server.tables.messages import (
     SeatSpec,
     TableConfig,
     _Begin,
+    _BotAnswer,
     _BotTurn,
     _Decision,
     _Grace,
@@ -194,6 +196,7 @@ class Table:
             msg = await self.inbox.get()
             if isinstance(msg, _Stop):
                 self._cancel_all()
+                external.close(st.bot for st in self.seats)
                 # Frames a call window still holds are committed: a client that comes
                 # back to the next process gets them from the record.
                 for conn in self._conns():
@@ -228,6 +231,7 @@ class Table:
                 self.config.on_action(source, None if received is None else now - received)
         if self.finished and not self._finish_told and self._window is None:
             self._finish_told = True
+            external.close(st.bot for st in self.seats)
             if self.on_finished is not None:
                 self.on_finished(self)
 
@@ -281,6 +285,8 @@ class Table:
             self._on_timeout(msg)
         elif isinstance(msg, _BotTurn):
             self._on_bot_turn(msg)
+        elif isinstance(msg, _BotAnswer):
+            self._on_bot_answer(msg)
         elif isinstance(msg, _Grace):
             self._on_grace(msg)
         elif isinstance(msg, _NextRound) and msg.token == self._next_round_token:
@@ -464,13 +470,30 @@ class Table:
         try:
             if st.bot is None:
                 st.bot = self.bot_factory(level, self.bot_seed * 4 + msg.seat, self.variant.key)
-            action = st.bot.choose(self.variant.observe(self.state, msg.seat))
+                if external.is_external(st.bot):
+                    external.catch_up(st.bot, self.variant, self.state, msg.seat)
+            obs = self.variant.observe(self.state, msg.seat)
+            if external.is_external(st.bot):
+                # answered later, as a _BotAnswer: the table goes on meanwhile
+                external.ask(self, msg.seat, msg.token, st.bot, obs)
+                return
+            action = st.bot.choose(obs)
         except Exception:
             # A broken bot must not stall the table: the seat plays the default.
             log.exception("table %s: bot %s failed", self.game_id, level)
             action = default_action(legal)
         if action not in legal:
             log.error("table %s: bot %s chose illegal %r", self.game_id, level, action)
+            action = default_action(legal)
+        self._apply(action, "bot")
+
+    def _on_bot_answer(self, msg: _BotAnswer) -> None:
+        d = self.decisions.get(msg.seat)
+        if d is None or d.token != msg.token or not self.seats[msg.seat].bot_controlled:
+            return  # that decision is over
+        legal = self.variant.legal(self.state, msg.seat)
+        action = msg.action
+        if action is None or action not in legal:
             action = default_action(legal)
         self._apply(action, "bot")
 
@@ -665,6 +688,7 @@ class Table:
         still decide changes who is waited on), so every accepted action is answered.
         """
         was_finished = self.finished
+        external.tell((st.bot for st in self.seats), events)
         self._publish(events, rows)
         # Before the views, so that they carry the new decisions' timers.
         self._after_step()
