@@ -14,7 +14,7 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from server.api import games, health, history, lobbies, memory, players, score, ws
+from server.api import bots, games, health, history, lobbies, memory, players, score, ws
 from server.api.context import ServerContext, with_watch_path
 from server.api.edge import (
     BodyLimit,
@@ -32,6 +32,7 @@ from server.db import lobbies as lobby_queries
 from server.db.models import Lobby
 from server.db.recorder import Recorder
 from server.db.session import Database
+from server.external.registry import parse_registry, table_bot_factory
 from server.paths import project_root
 from server.settings import Settings, get_settings
 from server.tables.manager import TableManager
@@ -143,7 +144,12 @@ def create_app(
             call_window=settings.call_window_seconds,
             spectator_interval=settings.spectator_interval_seconds,
         )
-        tables = TableManager(config, recorder, bot_factory)
+        factory = bot_factory
+        if factory is None and settings.mjai_bots:
+            factory = table_bot_factory(
+                parse_registry(settings.mjai_bots), settings.mjai_timeout_seconds
+            )
+        tables = TableManager(config, recorder, factory)
         background: set[asyncio.Task[None]] = set()
 
         def game_ended(game_id: int) -> None:
@@ -215,6 +221,7 @@ def create_app(
 
     app.include_router(players.router)
     app.include_router(lobbies.router)
+    app.include_router(bots.router)
     app.include_router(games.router)
     app.include_router(score.router)
     app.include_router(history.router)

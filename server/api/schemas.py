@@ -90,7 +90,8 @@ class SeatBody(Strict):
 
 
 class BotBody(Strict):
-    level: Literal["efficient", "defensive", "random", "tsumogiri"] = "efficient"
+    # one of ours (server.db.lobbies.BOT_LEVELS) or a registered external bot (mjai-<name>)
+    level: str = Field("efficient", min_length=1, max_length=32)
     slot: Slot | None = None
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -11,7 +12,7 @@ from sqlalchemy.orm import Session, selectinload
 
 from server.db.models import Game, GameSeat, Lobby, LobbySeat, Player, utcnow
 
-BOT_LEVELS = ("efficient", "defensive", "random", "tsumogiri")  # server.bots.BOTS
+BOT_LEVELS = ("strong", "efficient", "defensive", "random", "tsumogiri")  # server.bots.BOTS
 SEAT_MODES = ("choose", "draw")
 
 
@@ -190,11 +191,24 @@ def move(s: Session, lobby: Lobby, player: Player, slot: int) -> None:
     s.flush()
 
 
-def add_bot(s: Session, lobby: Lobby, player: Player, level: str, slot: int | None) -> None:
+def add_bot(
+    s: Session,
+    lobby: Lobby,
+    player: Player,
+    level: str,
+    slot: int | None,
+    external: Collection[str] = (),
+) -> None:
+    """Seat a bot: one of ours, or an external bot the operator registered (``external``:
+    their levels; four-player riichi lobbies only)."""
     _require_open(lobby)
     _require_host(lobby, player)
-    if level not in BOT_LEVELS:
-        raise LobbyError("bad_input", f"bot level must be one of {', '.join(BOT_LEVELS)}")
+    if level in external:
+        if lobby.rules.get("variant", "riichi") != "riichi":
+            raise LobbyError("bad_input", f"{level} plays four-player riichi only")
+    elif level not in BOT_LEVELS:
+        levels = ", ".join((*BOT_LEVELS, *external))
+        raise LobbyError("bad_input", f"bot level must be one of {levels}")
     lobby.seats.append(LobbySeat(slot=_free_slot(lobby, slot), bot=level, ready=True))
     s.flush()
 

@@ -32,9 +32,10 @@ import shlex
 import subprocess
 import time
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Any
 
-Form = Literal["array", "lines"]
+from server.external.names import Form
+
 FORMS: tuple[Form, ...] = ("array", "lines")
 MAX_LINE = 1 << 20  # a longer answer is garbage
 

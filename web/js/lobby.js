@@ -1,6 +1,7 @@
 // Lobby: seats, ready flags, bots, rules summary, invite link; live over /ws/lobby/{code}.
 import { api, appUrl, LiveSocket } from "./api.js";
 import { t } from "./i18n.js";
+import { botHint, botLabel } from "./names.js";
 
 function el(tag, cls, text) {
   const e = document.createElement(tag);
@@ -45,6 +46,15 @@ export class LobbyScreen {
     this.lobby = null;
     this.error = "";
     this.botLevel = "efficient";
+    // Bot levels: ours, then the operator's external mjai bots (GET api/bots).
+    this.botLevels = ["strong", "efficient", "defensive", "random", "tsumogiri"];
+    api.bots().then(
+      (b) => {
+        this.botLevels = [...b.levels, ...b.external];
+        if (this.lobby) this.render();
+      },
+      () => {},
+    );
     root.replaceChildren(el("p", "", t("common.loading")));
     api.lobby(code).then(
       (l) => this.update(l),
@@ -142,7 +152,7 @@ export class LobbyScreen {
         who = s.player.name;
         li.classList.add("human");
       } else if (s.bot) {
-        who = t("lobby.bot", { level: t(`bot.${s.bot}`) });
+        who = t("lobby.bot", { level: botLabel(s.bot) });
         li.classList.add("bot");
       } else {
         who = t("lobby.empty");
@@ -166,18 +176,18 @@ export class LobbyScreen {
       const lvl = el("select", "bot-level");
       lvl.dataset.testid = "bot-level";
       // What each level does, beside the choice (a tooltip is not seen on a phone).
-      const about = el("span", "hint bot-hint", t(`bot_hint.${this.botLevel}`));
+      const about = el("span", "hint bot-hint", botHint(this.botLevel));
       about.dataset.testid = "bot-hint";
-      for (const b of ["efficient", "defensive", "random", "tsumogiri"]) {
-        const o = el("option", "", t(`bot.${b}`));
+      for (const b of this.botLevels) {
+        const o = el("option", "", botLabel(b));
         o.value = b;
-        o.title = t(`bot_hint.${b}`);
+        o.title = botHint(b);
         o.selected = b === this.botLevel;
         lvl.append(o);
       }
       lvl.addEventListener("change", () => {
         this.botLevel = lvl.value;
-        about.textContent = t(`bot_hint.${lvl.value}`);
+        about.textContent = botHint(lvl.value);
       });
       seats.append(lvl, " ", about);
     }

@@ -2,9 +2,18 @@
 // read the same (three "Bot (efficient)") get their seat number added.
 import { t } from "./i18n.js";
 
+// A bot level's name: ours translated, an operator's external bot ("mjai-…") as named.
+export function botLabel(level) {
+  return level.startsWith("mjai-") ? level : t(`bot.${level}`);
+}
+
+export function botHint(level) {
+  return t(level.startsWith("mjai-") ? "bot_hint.external" : `bot_hint.${level}`);
+}
+
 function baseName(p, seat) {
   if (!p) return `#${seat + 1}`;
-  return p.name || (p.bot ? t("lobby.bot", { level: t(`bot.${p.bot}`) }) : `#${seat + 1}`);
+  return p.name || (p.bot ? t("lobby.bot", { level: botLabel(p.bot) }) : `#${seat + 1}`);
 }
 
 export function seatName(players, seat) {
