@@ -32,7 +32,7 @@ def _table(mode: str, timeout: float, seed: bytes) -> tuple[Table, Any, list[Asy
         if level != "mjai-tiny":
             return PassBot()
         command = f"{sys.executable} {BOT} {{seat}} {mode}"
-        bot = AsyncMjaiBot(AsyncChannel(command, "array", timeout))
+        bot = AsyncMjaiBot(AsyncChannel(command, "array", timeout, startup=0))
         made.append(bot)
         return bot
 
