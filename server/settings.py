@@ -82,6 +82,11 @@ class Settings(BaseSettings):
     # many seconds: nobody can tell from the timing whether anyone could call
     # (docs/protocol.md, "The call window"). Longer than bot_delay; 0 = off.
     call_window_seconds: float = 1.0
+    # External mjai bots the lobby offers as levels ``mjai-<name>`` (docs/bots.md):
+    # "name=command; name=lines:command" (lines: Mortal's one-event-a-line form).
+    mjai_bots: str = ""
+    # Seconds an external bot has for each decision; past it defensive decides for it.
+    mjai_timeout_seconds: float = 5.0
     # Spectators' frames are gathered this long and sent together (one write each).
     spectator_interval_seconds: float = 0.2
     # Spectators one table takes at most.
@@ -179,6 +184,18 @@ class Settings(BaseSettings):
     def clustered(self) -> bool:
         """Whether this process is one of many (JANTAKU_REDIS_URL is set)."""
         return bool(self.redis_url)
+
+    @model_validator(mode="after")
+    def _mjai_bots_shape(self) -> Settings:
+        from server.external.names import parse_registry
+
+        try:
+            parse_registry(self.mjai_bots)
+        except ValueError as exc:
+            raise SettingsError(str(exc)) from None
+        if self.mjai_timeout_seconds <= 0:
+            raise SettingsError("JANTAKU_MJAI_TIMEOUT_SECONDS must be above 0")
+        return self
 
     @property
     def sqlalchemy_url(self) -> str:

@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 from server.api import (
     accounts,
     analysis,
+    bots,
     games,
     health,
     history,
@@ -48,6 +49,7 @@ from server.db import lobbies as lobby_queries
 from server.db.models import Lobby
 from server.db.recorder import Recorder
 from server.db.session import Database
+from server.external.registry import parse_registry, table_bot_factory
 from server.paths import project_root
 from server.settings import Settings, get_settings
 from server.tables.manager import TableManager
@@ -181,7 +183,12 @@ def create_app(
         sink: TableSink = recorder
         if settings.clustered:
             sink = FencedSink(recorder, lambda g: node is not None and node.leases.valid(g))
-        tables = TableManager(config, sink, bot_factory)
+        factory = bot_factory
+        if factory is None and settings.mjai_bots:
+            factory = table_bot_factory(
+                parse_registry(settings.mjai_bots), settings.mjai_timeout_seconds
+            )
+        tables = TableManager(config, sink, factory)
         node: Node | None = None
         if settings.clustered:
             node = Node(settings, db, tables, lambda g: resume_games(db, tables, [g]))
@@ -272,6 +279,7 @@ def create_app(
     app.include_router(lobbies.router)
     app.include_router(variants.router)
     app.include_router(lobbies.me_router)
+    app.include_router(bots.router)
     app.include_router(games.router)
     app.include_router(score.router)
     app.include_router(history.router)

@@ -31,6 +31,7 @@ from server.api.schemas import (
 from server.db import games, lobbies
 from server.db.lobbies import LobbyError
 from server.db.models import Lobby, Player
+from server.external.names import parse_registry
 from server.tables.options import TIMER_KEYS, game_setup, stored_rules
 from server.tables.table import SeatSpec
 
@@ -214,8 +215,11 @@ async def move_seat(
 async def add_bot(
     code: LobbyCode, body: BotBody, player: CurrentPlayer, ctx: Ctx
 ) -> dict[str, Any]:
+    external = parse_registry(ctx.settings.mjai_bots)
     return await _change(
-        ctx, code, lambda s, lobby: lobbies.add_bot(s, lobby, player, body.level, body.slot)
+        ctx,
+        code,
+        lambda s, lobby: lobbies.add_bot(s, lobby, player, body.level, body.slot, external),
     )
 
 

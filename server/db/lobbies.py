@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -213,15 +214,29 @@ def move(s: Session, lobby: Lobby, player: Player, slot: int) -> None:
     s.flush()
 
 
-def add_bot(s: Session, lobby: Lobby, player: Player, level: str, slot: int | None) -> None:
+def add_bot(
+    s: Session,
+    lobby: Lobby,
+    player: Player,
+    level: str,
+    slot: int | None,
+    external: Collection[str] = (),
+) -> None:
+    """Seat a bot: one of ours, or an external bot the operator registered (``external``:
+    their levels; four-player riichi lobbies only)."""
     _require_open(lobby)
     _require_host(lobby, player)
     variant = lobby_variant(lobby.rules)
-    levels = bot_levels(variant)
-    if level not in levels:
-        raise LobbyError(
-            "bad_input", f"{variant.title} bots are {', '.join(levels)}; there is no {level!r}"
-        )
+    if level in external:
+        if variant.key != "riichi":
+            raise LobbyError("bad_input", f"{level} plays four-player riichi only")
+    else:
+        levels = bot_levels(variant)
+        if level not in levels:
+            names = ", ".join((*levels, *external) if variant.key == "riichi" else levels)
+            raise LobbyError(
+                "bad_input", f"{variant.title} bots are {names}; there is no {level!r}"
+            )
     lobby.seats.append(LobbySeat(slot=_free_slot(lobby, slot), bot=level, ready=True))
     s.flush()
 

@@ -16,7 +16,8 @@ one that comes after the deadline is owed: the next request first skips as many
 late lines as are owed, and a slow bot never answers the wrong question. In the
 lines form a bot may stay silent, so lines already waiting before a request are
 skipped instead. A bot that writes no line in time, garbage, or has died answers
-None.
+None. A bot's first answer may also take ``startup`` seconds more: its process
+starts then.
 
 ``SyncChannel`` serves in-process games (``jantaku simulate``, ``bench/arena.py``);
 ``AsyncChannel`` serves live tables, never blocking the event loop.
@@ -32,11 +33,15 @@ import shlex
 import subprocess
 import time
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Any
 
-Form = Literal["array", "lines"]
+from server.external.names import Form
+
 FORMS: tuple[Form, ...] = ("array", "lines")
 MAX_LINE = 1 << 20  # a longer answer is garbage
+# Seconds a bot may take to start (an interpreter, a model to load) on top of its first
+# decision's limit.
+STARTUP = 30.0
 
 
 def command_for(command: str, seat: int) -> list[str]:
@@ -67,12 +72,15 @@ def parse_answer(line: bytes) -> Any:
 class SyncChannel:
     """A bot process driven synchronously (a game played in-process)."""
 
-    def __init__(self, command: str, form: Form = "array", timeout: float = 5.0) -> None:
+    def __init__(
+        self, command: str, form: Form = "array", timeout: float = 5.0, startup: float = STARTUP
+    ) -> None:
         if form not in FORMS:
             raise ValueError(f"form must be one of {FORMS}")
         self.command = command
         self.form = form
         self.timeout = timeout
+        self.startup = startup  # added to the first request's deadline
         self.proc: subprocess.Popen[bytes] | None = None
         self._buf = b""
         self.owed = 0
@@ -126,7 +134,8 @@ class SyncChannel:
             proc.stdin.flush()
         except (BrokenPipeError, OSError):
             return None
-        deadline = time.monotonic() + self.timeout
+        deadline = time.monotonic() + self.timeout + self.startup
+        self.startup = 0.0
         while True:
             line = self._line(deadline)
             if line is None:
@@ -160,12 +169,15 @@ class SyncChannel:
 class AsyncChannel:
     """A bot process driven from the event loop (a live table)."""
 
-    def __init__(self, command: str, form: Form = "array", timeout: float = 5.0) -> None:
+    def __init__(
+        self, command: str, form: Form = "array", timeout: float = 5.0, startup: float = STARTUP
+    ) -> None:
         if form not in FORMS:
             raise ValueError(f"form must be one of {FORMS}")
         self.command = command
         self.form = form
         self.timeout = timeout
+        self.startup = startup  # added to the first request's deadline
         self.proc: asyncio.subprocess.Process | None = None
         self.owed = 0
 
@@ -204,7 +216,8 @@ class AsyncChannel:
         except (BrokenPipeError, ConnectionResetError, OSError):
             return None
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + self.timeout
+        deadline = loop.time() + self.timeout + self.startup
+        self.startup = 0.0
         while True:
             line = await self._line(max(0.0, deadline - loop.time()))
             if line is None:

@@ -1,66 +1,14 @@
-"""External mjai bots by name: ``mjai:CMD`` on the command line, and the operator's list.
-
-``jantaku simulate --bots efficient,mjai:python bot.py`` names a bot by its command
-(mjai.app's form; ``mjai-lines:CMD`` for Mortal's one event a line). An operator
-registers bots for the lobby in ``JANTAKU_MJAI_BOTS``: ``name=command`` entries
-separated by ``;`` (``name=lines:command`` for the one-event-a-line form), each then
-a bot level ``mjai-<name>`` of the four-player game.
-"""
+"""External mjai bots made by name (``names.py``): for games in-process and live tables."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any
 
 from server.bots import make_bot
-from server.external.channel import Form, SyncChannel
-from server.external.seat import MjaiBot
-
-PREFIXES: dict[str, Form] = {"mjai:": "array", "mjai-lines:": "lines"}
-LEVEL_PREFIX = "mjai-"
-
-
-@dataclass(frozen=True, slots=True)
-class ExternalBot:
-    """A registered external bot: its level name, command and form."""
-
-    level: str
-    command: str
-    form: Form
-
-
-def parse_spec(name: str) -> tuple[str, Form] | None:
-    """``mjai:CMD`` -> (CMD, form); None for a level of ours."""
-    for prefix, form in PREFIXES.items():
-        if name.startswith(prefix):
-            command = name[len(prefix) :].strip()
-            if not command:
-                raise ValueError(f"{name!r}: name the bot's command after {prefix!r}")
-            return command, form
-    return None
-
-
-def parse_registry(text: str) -> dict[str, ExternalBot]:
-    """``JANTAKU_MJAI_BOTS``: ``name=command; name=lines:command`` -> bots by level."""
-    out: dict[str, ExternalBot] = {}
-    for entry in text.split(";"):
-        entry = entry.strip()
-        if not entry:
-            continue
-        name, eq, command = entry.partition("=")
-        name, command = name.strip(), command.strip()
-        if not eq or not name or not command:
-            raise ValueError(f"JANTAKU_MJAI_BOTS: {entry!r} is not name=command")
-        if not name.replace("-", "").replace("_", "").isalnum() or len(name) > 24:
-            raise ValueError(f"JANTAKU_MJAI_BOTS: {name!r} is not a short name (a-z, 0-9, -, _)")
-        form: Form = "array"
-        if command.startswith("lines:"):
-            form, command = "lines", command[len("lines:") :].strip()
-        level = LEVEL_PREFIX + name
-        if level in out:
-            raise ValueError(f"JANTAKU_MJAI_BOTS: {name!r} twice")
-        out[level] = ExternalBot(level, command, form)
-    return out
+from server.external.channel import AsyncChannel, SyncChannel
+from server.external.names import ExternalBot, parse_registry, parse_spec
+from server.external.seat import AsyncMjaiBot, MjaiBot
 
 
 def make_seat_bot(name: str, seed: int, variant: str, seat: int, *, timeout: float = 5.0) -> Any:
@@ -72,3 +20,22 @@ def make_seat_bot(name: str, seed: int, variant: str, seat: int, *, timeout: flo
         raise ValueError("external mjai bots play the four-player game only")
     command, form = spec
     return MjaiBot(SyncChannel(command, form, timeout), seat, name=name)
+
+
+def table_bot_factory(
+    registered: dict[str, ExternalBot], timeout: float = 5.0
+) -> Callable[[str, int, str], Any]:
+    """A live table's bot factory: registered external levels, else our own levels."""
+
+    def make(level: str, seed: int, variant: str) -> Any:
+        ext = registered.get(level)
+        if ext is None:
+            return make_bot(level, seed, variant)
+        if variant != "riichi":
+            raise ValueError(f"{level} plays the four-player game only")
+        return AsyncMjaiBot(AsyncChannel(ext.command, ext.form, timeout), name=level)
+
+    return make
+
+
+__all__ = ["ExternalBot", "make_seat_bot", "parse_registry", "parse_spec", "table_bot_factory"]

@@ -38,6 +38,11 @@ class _Seat:
         self.decisions = 0
         self.seconds = 0.0  # waiting for the bot's answers
 
+    def attach(self, seat: int) -> None:
+        """Sit at ``seat`` (a bot made by a table's factory learns its seat here)."""
+        self.seat = seat
+        self.feed = MjaiFeed(seat)
+
     def see(self, events: Iterable[Event]) -> None:
         self.feed.add_all(events)
 
@@ -93,7 +98,7 @@ class AsyncMjaiBot(_Seat):
     """A seat played by an external bot over an ``AsyncChannel`` (live tables)."""
 
     def __init__(
-        self, channel: AsyncChannel, seat: int, name: str = "mjai", fallback: Bot | None = None
+        self, channel: AsyncChannel, seat: int = 0, name: str = "mjai", fallback: Bot | None = None
     ) -> None:
         super().__init__(name, seat, fallback)
         self.channel = channel

@@ -94,6 +94,15 @@ class _BotTurn:
 
 
 @dataclass(slots=True)
+class _BotAnswer:
+    """An external bot's answer (None: it failed) to the decision ``token``."""
+
+    seat: int
+    token: int
+    action: Action | None
+
+
+@dataclass(slots=True)
 class _Grace:
     seat: int
     token: int
@@ -123,8 +132,10 @@ class _Stop:
 
 
 Message = (
-    Connect | Disconnect | ClientAction | Resync | Continue | _Timeout | _BotTurn | _Grace
-) | (_NextRound | _Release | _Begin | _Stop)
+    (Connect | Disconnect | ClientAction | Resync | Continue | _Timeout | _BotTurn | _Grace)
+    | (_NextRound | _Release | _Begin | _Stop)
+    | _BotAnswer
+)
 
 # What waits while a call window is held (window.py): everything a client sends.
 _CLIENT_MESSAGES = (Connect, Disconnect, ClientAction, Resync, Continue)

@@ -37,6 +37,7 @@ from collections.abc import Callable
 from typing import Any
 
 from server.engine import Action, AnyVariant, Event, IllegalAction
+from server.tables import external
 from server.tables.clock import Clock, Handle, LoopClock
 from server.tables.connections import Connections
 from server.tables.fanout import LOCAL, Fanout
@@ -53,6 +54,7 @@ from server.tables.messages import (
     SeatSpec,
     TableConfig,
     _Begin,
+    _BotAnswer,
     _BotTurn,
     _Grace,
     _NextRound,
@@ -65,7 +67,7 @@ from server.tables.messages import (
 from server.tables.options import TableOptions
 from server.tables.outbox import Conn, Kind, Out
 from server.tables.rounds import Rounds
-from server.tables.seatbots import on_bot_turn
+from server.tables.seatbots import on_bot_answer, on_bot_turn
 from server.tables.sink import RecordRow, StepWrite, TableSink
 from server.tables.spectators import Spectators
 from server.tables.stream import Stream
@@ -215,6 +217,7 @@ class Table:
             msg = await self.inbox.get()
             if isinstance(msg, _Stop):
                 self.cancel_all()
+                external.close(st.bot for st in self.seats)
                 # Frames a call window still holds are committed: a client that comes
                 # back to the next process gets them from the record.
                 for conn in self.conns.all():
@@ -249,6 +252,7 @@ class Table:
                 self.config.on_action(source, None if received is None else now - received)
         if self.finished and not self._finish_told and self.window is None:
             self._finish_told = True
+            external.close(st.bot for st in self.seats)
             if self.on_finished is not None:
                 self.on_finished(self)
 
@@ -300,6 +304,8 @@ class Table:
             self.timers.on_timeout(msg)
         elif isinstance(msg, _BotTurn):
             on_bot_turn(self, msg)
+        elif isinstance(msg, _BotAnswer):
+            on_bot_answer(self, msg)
         elif isinstance(msg, _Grace):
             self.conns.on_grace(msg)
         elif isinstance(msg, _NextRound):
@@ -392,6 +398,7 @@ class Table:
         still decide changes who is waited on), so every accepted action is answered.
         """
         was_finished = self.finished
+        external.tell((st.bot for st in self.seats), events)
         self.stream.publish(events, rows)
         # Before the views, so that they carry the new decisions' timers.
         self.rounds.after_step()

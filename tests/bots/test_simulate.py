@@ -69,7 +69,7 @@ def test_simulate_text_output(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--bots", "efficient,strong,random,random"], "unknown bot 'strong'"),
+        (["--bots", "efficient,mortal,random,random"], "unknown bot 'mortal'"),
         (["--bots", "random,random,random"], "1, 2 or 4"),
         (["--games", "0"], "at least 1"),
         (["--rules", "tenhou-sanma", "--bots", "random,random"], "1 or 3"),

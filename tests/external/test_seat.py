@@ -91,7 +91,7 @@ def test_mortals_one_event_a_line_form() -> None:
     # The tiny bot answers only its own draws (as Mortal answers only what it may act
     # on): asked about a discard it stays silent, so those decisions time out and
     # defensive passes for it; every own turn is its tsumogiri.
-    bot = MjaiBot(SyncChannel(cmd("lines"), "lines", timeout=0.3), 1)
+    bot = MjaiBot(SyncChannel(cmd("lines"), "lines", timeout=0.3, startup=0), 1)
     bots = [make_seat_bot("efficient", 0, "riichi", 0), bot]
     bots += [make_seat_bot("efficient", s, "riichi", s) for s in (2, 3)]
     _play(bots, "lines")
@@ -123,7 +123,7 @@ def test_simulate_plays_ours_against_external_bots(capsys: pytest.CaptureFixture
 
 @pytest.mark.parametrize("mode", ["hang", "garbage", "die"])
 def test_a_failing_bot_is_replaced_per_decision(mode: str) -> None:
-    bot = MjaiBot(SyncChannel(cmd(mode), "array", timeout=0.05), 2)
+    bot = MjaiBot(SyncChannel(cmd(mode), "array", timeout=0.05, startup=0), 2)
     bots = [make_seat_bot("efficient", s, "riichi", s) for s in range(4)]
     bots[2] = bot
     _play(bots, mode)
@@ -132,7 +132,7 @@ def test_a_failing_bot_is_replaced_per_decision(mode: str) -> None:
 
 
 def test_a_late_answer_is_not_taken_for_the_next_one() -> None:
-    ch = SyncChannel(cmd("late", "1.0"), "array", timeout=0.1)
+    ch = SyncChannel(cmd("late", "1.0"), "array", timeout=0.1, startup=0)
     ch.start(0)
     try:
         draw = {"type": "tsumo", "actor": 0, "pai": "1m"}
@@ -149,7 +149,7 @@ def test_a_late_answer_is_not_taken_for_the_next_one() -> None:
 
 def test_the_async_channel_never_blocks_the_event_loop() -> None:
     async def run() -> tuple[object, int, object]:
-        ch = AsyncChannel(cmd("hang"), "array", timeout=0.3)
+        ch = AsyncChannel(cmd("hang"), "array", timeout=0.3, startup=0)
         await ch.start(0)
         ticks = 0
 

@@ -43,6 +43,7 @@ export const api = {
   seat: (code, slot) => http("POST", `api/lobbies/${encodeURIComponent(code)}/seat`, { slot }),
   addBot: (code, level, slot) =>
     http("POST", `api/lobbies/${encodeURIComponent(code)}/bots`, slot == null ? { level } : { level, slot }),
+  bots: () => http("GET", "api/bots"),
   removeBot: (code, slot) => http("DELETE", `api/lobbies/${encodeURIComponent(code)}/bots/${slot}`),
   ready: (code, ready) => http("POST", `api/lobbies/${encodeURIComponent(code)}/ready`, { ready }),
   start: (code) => http("POST", `api/lobbies/${encodeURIComponent(code)}/start`),

@@ -3,6 +3,7 @@ import { api, appUrl, LiveSocket } from "./api.js";
 import { t } from "./i18n.js";
 import { loadVariants, presetSelect, botHint, findPreset } from "./variants.js";
 import { errorLine } from "./errors.js";
+import { botLabel } from "./names.js";
 
 function el(tag, cls, text) {
   const e = document.createElement(tag);
@@ -76,6 +77,15 @@ export class LobbyScreen {
     this.lobby = null;
     this.error = null;
     this.botLevel = "efficient";
+    // The operator's external mjai bots (GET api/bots), offered in four-player riichi.
+    this.external = [];
+    api.bots().then(
+      (b) => {
+        this.external = b.external || [];
+        if (this.lobby) this.render();
+      },
+      () => {},
+    );
     this.variants = null;
     loadVariants().then(
       (v) => {
@@ -187,7 +197,7 @@ export class LobbyScreen {
         who = s.player.name;
         li.classList.add("human");
       } else if (s.bot) {
-        who = t("lobby.bot", { level: t(`bot.${s.bot}`) });
+        who = t("lobby.bot", { level: botLabel(s.bot) });
         li.classList.add("bot");
       } else {
         who = t("lobby.empty");
@@ -215,13 +225,14 @@ export class LobbyScreen {
       const lvl = el("select", "bot-level");
       lvl.dataset.testid = "bot-level";
       // The levels of this lobby's game (the server refuses others).
-      const levels = l.bot_levels || ["efficient", "defensive", "random", "tsumogiri"];
+      const ours = l.bot_levels || ["efficient", "defensive", "random", "tsumogiri"];
+      const levels = [...ours, ...((l.variant || "riichi") === "riichi" ? this.external : [])];
       if (!levels.includes(this.botLevel)) this.botLevel = levels.includes("efficient") ? "efficient" : levels[0];
       // What each level does, beside the choice (a tooltip is not seen on a phone).
       const about = el("span", "hint bot-hint", botHint(l.variant, this.botLevel));
       about.dataset.testid = "bot-hint";
-      for (const b of ["efficient", "defensive", "random", "tsumogiri"].filter((x) => levels.includes(x))) {
-        const o = el("option", "", t(`bot.${b}`));
+      for (const b of levels) {
+        const o = el("option", "", botLabel(b));
         o.value = b;
         o.title = botHint(l.variant, b);
         o.selected = b === this.botLevel;

@@ -2,10 +2,19 @@
 // read the same (three "Bot (efficient)") get their seat number added.
 import { t } from "./i18n.js";
 
+// A bot level's name: ours translated, an operator's external bot ("mjai-…") as named.
+export function botLabel(level) {
+  return level.startsWith("mjai-") ? level : t(`bot.${level}`);
+}
+
+export function botHint(level) {
+  return t(level.startsWith("mjai-") ? "bot_hint.external" : `bot_hint.${level}`);
+}
+
 function baseName(p, seat) {
   if (!p) return `#${seat + 1}`;
   // A bot seat's name is the server's English "Bot (level)": show it in the reader's language.
-  if (p.bot && (!p.name || p.name.startsWith("Bot ("))) return t("lobby.bot", { level: t(`bot.${p.bot}`) });
+  if (p.bot && (!p.name || p.name.startsWith("Bot ("))) return t("lobby.bot", { level: botLabel(p.bot) });
   return p.name || `#${seat + 1}`;
 }
 

@@ -50,5 +50,6 @@ export function presetSelect(variants, value, name = "preset") {
 
 /** The hint shown beside a bot level: Nanchang's bots play their own game. */
 export function botHint(game, level) {
+  if (level.startsWith("mjai-")) return t("bot_hint.external"); // an operator's external bot
   return t(game === "nanchang" ? `bot_hint.nc_${level}` : `bot_hint.${level}`);
 }
