@@ -18,12 +18,13 @@ from server.bots.nanchang import NanchangBot, NanchangRandomBot
 from server.bots.simple import RandomBot, TsumogiriBot
 from server.bots.strong import StrongBot
 
+# Strongest first: the order the lobby's level picker shows.
 RIICHI_BOTS: dict[str, Callable[[int], Any]] = {
-    "random": RandomBot,
-    "tsumogiri": TsumogiriBot,
+    "strong": StrongBot,
     "efficient": EfficientBot,
     "defensive": DefensiveBot,
-    "strong": StrongBot,
+    "random": RandomBot,
+    "tsumogiri": TsumogiriBot,
 }
 LEVELS: dict[str, dict[str, Callable[[int], Any]]] = {
     "riichi": RIICHI_BOTS,

@@ -88,7 +88,7 @@ def test_sanma_lobby_to_final_standings(
     levels = page.locator("[data-testid=bot-level] option").evaluate_all(
         "(os) => os.map((o) => o.value)"
     )
-    assert sorted(levels) == ["defensive", "efficient", "random", "tsumogiri"]
+    assert sorted(levels) == ["defensive", "efficient", "random", "strong", "tsumogiri"]
     add_bots(page, [1, 2])
     page.get_by_test_id("start").click()
     page.locator(".hand-tiles .tile").first.wait_for()
