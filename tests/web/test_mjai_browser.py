@@ -1,0 +1,100 @@
+"""An operator's external stdio mjai bot (JANTAKU_MJAI_BOTS) playing a whole game in a
+lobby from the browser: the host picks its level, adds it beside two of ours, and
+clicks through to the standings; the record shows the bot's seat deciding itself."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.web.conftest import AppServer
+from tests.web.player import Stats, add_bots, open_person, play_until, table_state
+
+pytestmark = pytest.mark.browser
+
+BOT = Path(__file__).resolve().parents[1] / "external" / "tsumogiri_mjai.py"
+# One hand or two: with 1000 points any payment busts someone (tobi ends the game).
+SHORT = {
+    "preset": "standard",
+    "length": "tonpuu",
+    "start_points": 1000,
+    "return_points": 1000,
+    "think_seconds": 0,
+}
+
+
+@pytest.fixture(scope="module")
+def mjai_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
+    """The app with the tiny tsumogiri bot registered as ``mjai-tiny`` (its own server,
+    so the other browser tests keep theirs without it)."""
+    from server.db import migrate
+
+    db = tmp_path_factory.mktemp("mjaidb") / "jantaku-mjai.db"
+    url = f"sqlite:///{db}"
+    migrate.upgrade(url)
+    srv = AppServer(url, mjai_bots=f"tiny={sys.executable} {BOT}").start()
+    yield srv
+    srv.stop()
+
+
+def test_external_bot_plays_a_lobby_game_to_the_standings(
+    browser: Any, mjai_server: AppServer, artifacts: Path
+) -> None:
+    base = mjai_server.url
+    me = open_person(browser, base, "Mio")
+    page = me.page
+    r = page.request.post(f"{base}/api/lobbies", data={"rules": SHORT})
+    assert r.ok, r.text()
+    code = r.json()["code"]
+    page.goto(f"{base}/#/lobby/{code}")
+    page.get_by_test_id("slots").wait_for()
+
+    # The picker offers the operator's bot, named as registered, with its own hint.
+    picker = page.get_by_test_id("bot-level")
+    assert "mjai-tiny" in picker.locator("option").all_inner_texts()
+    picker.select_option("mjai-tiny")
+    assert "external mjai bot" in page.get_by_test_id("bot-hint").inner_text()
+    add_bots(page, [1])
+    assert "mjai-tiny" in page.locator(".slot[data-slot='1']").inner_text()
+    page.get_by_test_id("bot-level").select_option("efficient")
+    add_bots(page, [2, 3])
+    page.screenshot(path=str(artifacts / "lobby-mjai.png"))
+    page.get_by_test_id("start").click()
+    page.locator(".hand-tiles .tile").first.wait_for()
+    page.wait_for_function("() => /^#\\/game\\/\\d+$/.test(location.hash)")
+    game_id = int(page.evaluate("location.hash").rsplit("/", 1)[1])
+
+    def final() -> bool:
+        st = table_state(page)
+        return bool(st and st["overlay"] == "final")
+
+    play_until([page], final, Stats(), deadline_s=75)
+
+    game = page.request.get(f"{base}/api/games/{game_id}").json()
+    assert game["status"] == "finished"
+    seats = {s["seat"]: s["bot"] for s in game["seats"]}
+    assert sorted(seats.values(), key=str) == sorted(
+        [None, "efficient", "efficient", "mjai-tiny"], key=str
+    )
+    ext = next(s for s, b in seats.items() if b == "mjai-tiny")
+    # Every decision of the bot's seat came from a bot (none from a person or a timer),
+    # and were its own: it passes on every call or win and discards what it drew, where
+    # the defensive bot standing in for a failed answer would keep a useful tile.
+    acts = [e["data"] for e in game["events"] if e["kind"] == "action" and ext in e["seats"]]
+    assert acts and {a["source"] for a in acts} == {"bot"}
+    assert {a["type"] for a in acts} <= {"discard", "pass"}, acts
+    discards = [
+        e["data"]
+        for e in game["events"]
+        if e["kind"] == "event" and e["type"] == "discard" and e["data"]["seat"] == ext
+    ]
+    assert discards and all(d["tsumogiri"] for d in discards), discards
+    # The standings are shown, one row a seat.
+    assert page.locator("[data-testid=standings] tr[data-rank]").count() == 4
+    page.screenshot(path=str(artifacts / "standings-mjai.png"))
+    assert me.errors == []
+    me.context.close()
