@@ -424,7 +424,11 @@ class Table:
         events, conns, ends = w.release()
         self._out.extend(events)
         self.rounds.arm()
-        # The views (or decision frames) it held are out of date: fresh ones.
+        # The views (or decision frames) it held are out of date: fresh ones, and to
+        # every seat now being waited on, so that none is left without its decision.
+        waiting = self.variant.waiting_on(self.state)
+        held = {id(c) for c in conns}
+        conns += [c for c in self.conns.all() if c.seat in waiting and id(c) not in held]
         self.stream.send_views(conns, force=True)
         self._out.extend(ends)
         self._unparked.extend(w.parked)

@@ -91,3 +91,36 @@ async def test_past_the_buffer_or_on_resync_a_whole_view() -> None:
     table.post(Resync(again))
     await settle()
     assert again.types()[-1] == "view"
+
+
+async def test_a_north_set_aside_behind_a_call_window_gets_its_next_decision() -> None:
+    """Sanma: the nuki opens a call window (a hand waiting on a north may rob it), its
+    replacement draw is held until the window closes; the seat that set the north aside
+    is then told its next decision, whatever the window held."""
+    from server.engine.riichi.variant import SANMA
+
+    rules = preset("tenhou-sanma")
+    seats = [HUMAN, SeatSpec("Bot 1", bot="tsumogiri"), SeatSpec("Bot 2", bot="tsumogiri")]
+    for n in range(200):
+        clock = FakeClock()
+        st = new_game(rules, f"nuki{n}".encode(), 0)
+        table = make_table(
+            st, seats, clock=clock, sink=HeldSink(auto=True), variant=SANMA, call_window=0.05
+        )
+        me = FakeConn(clock, 0, protocol=2)
+        table.start(list(SANMA.start_events(st)))
+        table.post(Connect(me, None))
+        await settle()
+        nuki = [a for a in me.last_view()["legal_actions"] if a["type"] == "nuki"]
+        if nuki:
+            break
+    else:
+        raise AssertionError("no seed gave the dealer a north to set aside")
+    table.post(ClientAction(me, nuki[0]))
+    await settle()
+    await advance(clock, 0.1)  # the window closes
+    got = [f for _, f in me.frames[2:]]
+    types = [f.get("event", {}).get("type") if f["type"] == "event" else f["type"] for f in got]
+    assert types[:2] == ["nuki", "draw"]
+    decision = next(f for f in got if f["type"] == "decision")
+    assert any(a for a in decision["legal"]), decision

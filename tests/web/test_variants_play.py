@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import DESKTOP, PHONE, ROOT, AppServer
+from tests.web.foldkit import fold_view
 from tests.web.player import Stats, add_bots, create_lobby, open_person, play_until, table_state
 
 pytestmark = pytest.mark.browser
@@ -29,7 +30,10 @@ def _events(frames: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
 
 
 def _last_view(frames: list[dict[str, Any]]) -> dict[str, Any]:
-    view: dict[str, Any] = [f for f in frames if f.get("type") == "view"][-1]["view"]
+    """The page's view now: its frames (protocol 2) folded as the client folds them."""
+    folded = fold_view(list(frames))
+    assert folded is not None
+    view: dict[str, Any] = folded["view"]
     return view
 
 
