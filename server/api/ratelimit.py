@@ -4,22 +4,26 @@ from __future__ import annotations
 
 import time
 from collections import deque
+from collections.abc import Callable
 from typing import Protocol
 
 
 class TokenBucket:
     """``rate`` tokens per second up to ``burst``; each message takes one."""
 
-    __slots__ = ("burst", "rate", "stamp", "tokens")
+    __slots__ = ("burst", "clock", "rate", "stamp", "tokens")
 
-    def __init__(self, rate: float, burst: int) -> None:
+    def __init__(
+        self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.rate = rate
         self.burst = burst
+        self.clock = clock
         self.tokens = float(burst)
-        self.stamp = time.monotonic()
+        self.stamp = clock()
 
     def take(self) -> bool:
-        now = time.monotonic()
+        now = self.clock()
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
         if self.tokens >= 1:

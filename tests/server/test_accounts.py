@@ -117,6 +117,7 @@ def test_logout_revokes_one_session_and_closes_its_sockets(db_url: str, make_ser
         with pytest.raises(ConnectionClosed) as closed:
             while True:
                 await table.recv(timeout=5)
+        await table.close()  # the closing handshake ends: no socket left for the GC
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 4401
         # The other device's socket goes on.
         await laptop.send({"type": "ping"})
@@ -139,6 +140,7 @@ def test_guest_logout_closes_its_sockets(db_url: str, make_server: Any) -> None:
         with pytest.raises(ConnectionClosed) as closed:
             while True:
                 await table.recv(timeout=5)
+        await table.close()  # the closing handshake ends: no socket left for the GC
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 4401
 
     asyncio.run(scenario())

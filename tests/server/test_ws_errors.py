@@ -190,6 +190,7 @@ async def test_second_connection_replaces_first(table: Any) -> None:
     with pytest.raises(ConnectionClosed) as info:
         while True:
             await first.recv(5)
+    await first.close()
     assert info.value.rcvd is not None and info.value.rcvd.code == 4409
     await _alive(second)
     await second.close()
