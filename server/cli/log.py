@@ -4,12 +4,25 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from collections.abc import Callable
+from functools import partial
+from typing import TYPE_CHECKING, TypeVar
 
 from server.records.exports import FORMATS
 from server.records.load import load_log
 from server.records.model import RecordError
 from server.records.verify import verify_game
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
+
+    from server.db.session import Database
+
+T = TypeVar("T")
+
+
+class _NoDatabase(Exception):
+    """The database could not be opened; ``_database`` has said why."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -99,7 +112,7 @@ def verify_files(files: list[str], *, quiet: bool = False) -> int:
     return 0 if matched == total and not bad_files else 1
 
 
-def _database() -> Any:
+def _database() -> Database | None:
     """The database ``jantaku serve`` uses (migrated to head), or None after printing why not."""
     from pydantic import ValidationError
 
@@ -122,18 +135,26 @@ def _database() -> Any:
     return Database(url)
 
 
+def _query(fn: Callable[[Session], T]) -> T:
+    """``fn`` in one transaction on a database opened for it alone."""
+    db = _database()
+    if db is None:
+        raise _NoDatabase
+    try:
+        return db.run(fn)
+    finally:
+        db.dispose()
+
+
 def export_game(game_id: int, fmt: str, output: str | None) -> int:
     """``jantaku log export``: one game of the server's database to stdout or a file."""
     from server.db.imported import export_source
     from server.records.exports import render
 
-    db = _database()
-    if db is None:
-        return 2
     try:
-        src = db.run(lambda s: export_source(s, game_id))
-    finally:
-        db.dispose()
+        src = _query(lambda s: export_source(s, game_id))
+    except _NoDatabase:
+        return 2
     if src is None:
         print(f"error: no game {game_id}", file=sys.stderr)
         return 1
@@ -176,15 +197,15 @@ def import_files(files: list[str]) -> int:
                 print(f"error: {exc}", file=sys.stderr)
                 failed += 1
                 continue
-            known = db.run(lambda s, g=game: find_import(s, g.digest))
+            known = db.run(partial(find_import, digest=game.digest))
             if known is not None:
                 print(f"{path}: already imported as game {known}")
                 continue
-            original = db.run(lambda s, g=game: find_original(s, g))
+            original = db.run(partial(find_original, game=game))
             if original is not None:
                 print(f"{path}: an export of game {original}, which is here already")
                 continue
-            gid = db.run(lambda s, g=game: store_imported(s, g, None))
+            gid = db.run(partial(store_imported, game=game, uploaded_by=None))
             print(f"{path}: imported as game {gid} ({len(game.results)} rounds)")
     finally:
         db.dispose()
@@ -209,13 +230,10 @@ def verify_seed(game_id: int, expected: str | None, json_file: str | None) -> in
             print(f"error: {json_file} does not hold game {game_id}", file=sys.stderr)
             return 2
     else:
-        db = _database()
-        if db is None:
-            return 2
         try:
-            found = db.run(lambda s: game_detail(s, game_id))
-        finally:
-            db.dispose()
+            found = _query(lambda s: game_detail(s, game_id))
+        except _NoDatabase:
+            return 2
         if found is None:
             print(f"error: no game {game_id}", file=sys.stderr)
             return 1
