@@ -26,7 +26,10 @@ FIXTURES = ROOT / "tests" / "fixtures"
 WALL_JS = """() => {
   const ring = document.querySelector('[data-testid=wall]');
   if (!ring) return null;
-  const box = (e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+  const box = (e) => {
+    const r = e.getBoundingClientRect();
+    return [r.left, r.top, r.right, r.bottom];
+  };
   const sides = [...ring.querySelectorAll('.wall-side')].map((s) => ({
     seat: Number(s.dataset.seat),
     box: box(s),
@@ -66,6 +69,12 @@ def tiles(w: dict[str, Any]) -> int:
 
 def faces(w: dict[str, Any]) -> list[str]:
     return [s["face"] for side in w["sides"] for s in side["stacks"] if s["face"]]
+
+
+def where(w: dict[str, Any], flag: str) -> list[tuple[int, int]]:
+    """(seat, stack index from its wall's right end) of every stack with ``flag``."""
+    sides = w["sides"]
+    return [(d["seat"], i) for d in sides for i, s in enumerate(d["stacks"]) if s[flag]]
 
 
 def overlaps(a: list[float], b: list[float]) -> bool:
@@ -119,7 +128,7 @@ def test_riichi_wall_after_two_kans(
     assert w["left"] == 38 and tiles(w) == w["ringLeft"] == 38 + 14
     assert w["dice"] == [{"kind": "break", "values": [3, 4], "pips": [3, 4]}]
     # 3+4 counted from the dealer (seat 1) is seat 3's wall; 7 stacks from its right end
-    breaks = [(side["seat"], i) for side in w["sides"] for i, s in enumerate(side["stacks"]) if s["brk"]]
+    breaks = where(w, "brk")
     assert breaks == [(3, 7)]
     left_wall = next(side["stacks"] for side in w["sides"] if side["seat"] == 3)
     # the dead wall right of the break: both rinshan tiles of its last stack gone, the
@@ -128,7 +137,7 @@ def test_riichi_wall_after_two_kans(
     assert [s["face"] for s in left_wall[:7]] == [None, None, "1z", "9s", "4p", None, None]
     assert faces(w) == ["1z", "9s", "4p"] and sorted(faces(w)) == sorted(w["dora"])
     assert all(s["imgs"] == 1 for s in left_wall[2:5])
-    dead = [(side["seat"], i) for side in w["sides"] for i, s in enumerate(side["stacks"]) if s["dead"]]
+    dead = where(w, "dead")
     assert dead == [(0, 16)] + [(3, i) for i in range(6)]
     # drawn from the break clockwise: seat 3's wall left of the break, then seat 2's,
     # then most of seat 1's
@@ -152,7 +161,7 @@ def test_sanma_wall_has_three_walls_of_eighteen(
     assert tiles(w) == 40 + 14 and w["dice"][0]["values"] == [2, 5]
     assert sorted(faces(w)) == sorted(w["dora"]) == ["1m", "3z"]
     # three norths pulled: three replacement tiles gone from beside the break
-    breaks = [(side["seat"], i) for side in w["sides"] for i, s in enumerate(side["stacks"]) if s["brk"]]
+    breaks = where(w, "brk")
     seat, i = breaks[0]
     assert len(breaks) == 1 and seat == (1 + 7 - 1) % 3 and i == 7
     dead_end = next(side["stacks"] for side in w["sides"] if side["seat"] == seat)[:7]
@@ -179,7 +188,7 @@ def test_nanchang_wall_with_three_rolls_and_the_turned_up_tile(
         ("joker", [4, 2]),
     ]
     # the second roller (seat 3) counts 11 + 12 = 23: past its 17 stacks onto seat 2's
-    breaks = [(side["seat"], i) for side in w["sides"] for i, s in enumerate(side["stacks"]) if s["brk"]]
+    breaks = where(w, "brk")
     assert breaks == [(2, 6)]
     by_seat = {side["seat"]: side["stacks"] for side in w["sides"]}
     # one kan replacement: the top of the last stack before the break
@@ -203,7 +212,8 @@ def test_live_game_wall_follows_the_draws(
     seen: list[int] = []
     while len(seen) < 6:
         page.wait_for_function(
-            "() => document.querySelector('.hand-tiles .tile.playable, .action-btn[data-action=pass]')",
+            "() => document.querySelector("
+            "'.hand-tiles .tile.playable, .action-btn[data-action=pass]')",
             timeout=20000,
         )
         if page.locator(".action-btn[data-action=pass]").count():
