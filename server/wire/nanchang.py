@@ -212,6 +212,14 @@ def view_json(obs: NanchangObservation) -> dict[str, Any]:
         "indicator": _TSTR[obs.indicator],
         "jokers": {"zheng": _TSTR[obs.jokers.zheng], "fu": _TSTR[obs.jokers.fu]},
         "wall_left": obs.wall_left,
+        "wall": {
+            "dice": list(obs.break_dice),
+            "second_roller": obs.second_roller,
+            "second_dice": list(obs.second_dice),
+            "joker_dice": list(obs.joker_dice),
+            "drawn": obs.wall_drawn,
+            "rinshan": obs.rinshan_drawn,
+        },
         "players": [
             {
                 "seat": s,

@@ -320,8 +320,9 @@ def views_json(
                 else None,
                 result,
                 [standing_json(f) for f in obs.final] if obs.final is not None else None,
+                {"drawn": obs.wall_drawn, "rinshan": obs.rinshan_drawn},
             )
-        public, rules, round_json, scores, dora, last, result, final = shared
+        public, rules, round_json, scores, dora, last, result, final, wall = shared
         players = public
         seat = obs.seat
         if seat is not None:
@@ -343,6 +344,7 @@ def views_json(
                 "scores": scores,
                 "dora_indicators": dora,
                 "wall_left": obs.wall_left,
+                "wall": wall,
                 "turn": obs.turn,
                 "waiting_on": waiting,
                 "last_discard": last,

@@ -59,6 +59,8 @@ def make_obs(
         scores=(25000,) * 4,
         dora_indicators=tuple(parse_tiles(dora)),
         wall_left=50,
+        wall_drawn=66,
+        rinshan_drawn=0,
         turn=seat,
         to_act=bool(legal),
         in_turn=last_discard is None,

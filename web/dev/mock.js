@@ -135,3 +135,9 @@ results.nc_win = {
 views.after_riichi = structuredClone(views.discard);
 views.after_riichi.players[0].riichi = true;
 views.after_riichi.legal_actions = [{ type: "discard", seat: 0, tile: "7s" }];
+// The wall after two kans (docs/engine.md "The public wall"): 82 tiles taken from the
+// front, two replacement draws from the dead wall, three indicators face up.
+views.wall_kan = structuredClone(views.discard);
+Object.assign(views.wall_kan, { dora_indicators: ["4p", "9s", "1z"], wall: { drawn: 82, rinshan: 2 } });
+views.sanma.wall = { drawn: 108 - 14 - 40 - 3, rinshan: 3 };
+views.nanchang.wall = { dice: [5, 6], second_roller: 3, second_dice: [6, 6], joker_dice: [4, 2], drawn: 74, rinshan: 1 };

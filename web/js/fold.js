@@ -121,6 +121,8 @@ const RIICHI = {
     v.scores = [...e.scores];
     v.dora_indicators = [...e.dora_indicators];
     v.wall_left = e.wall_left;
+    // the public wall (docs/engine.md "The wall"): the deal took 13 tiles a seat
+    v.wall = { drawn: 13 * n, rinshan: 0 };
     v.turn = e.dealer;
     v.last_discard = null;
     v.result = null;
@@ -149,6 +151,10 @@ const RIICHI = {
     p.hand_count += 1;
     if (mine(v, e.seat)) p.drawn = e.tile ?? null;
     v.wall_left = e.wall_left;
+    if (v.wall) {
+      if (e.rinshan) v.wall.rinshan += 1;
+      else v.wall.drawn += 1;
+    }
     v.turn = e.seat;
     // A kan's (or north's) tile stays "last discard" through its replacement draw.
     if (!e.rinshan) v.last_discard = null;
@@ -301,6 +307,11 @@ const NANCHANG = {
     v.turn = e.dealer;
     v.scores = [...e.scores];
     v.wall_left = WALL_AFTER_DEAL;
+    // the joker roll comes with the `jokers` event
+    v.wall = {
+      dice: [...e.dice], second_roller: e.second_roller, second_dice: [...e.second_dice],
+      joker_dice: null, drawn: 136 - WALL_AFTER_DEAL, rinshan: 0,
+    };
     v.last_discard = null;
     v.kakan = null;
     v.result = null;
@@ -322,6 +333,7 @@ const NANCHANG = {
     if (mine(v, e.seat) && e.tiles) p.hand = sortTiles(e.tiles);
   },
   jokers(s, v, e) {
+    if (v.wall) v.wall.joker_dice = [...e.dice];
     v.indicator = e.indicator;
     v.jokers = { zheng: e.zheng, fu: e.fu };
   },
@@ -340,6 +352,10 @@ const NANCHANG = {
     }
     s.pendingKakan = null;
     v.wall_left -= 1;
+    if (v.wall) {
+      if (e.replacement) v.wall.rinshan += 1;
+      else v.wall.drawn += 1;
+    }
     v.turn = e.seat;
     v.step = "act";
     v.last_discard = null;

@@ -8,6 +8,7 @@ import { meldLayout } from "./melds.js";
 import { renderResult, renderFinal } from "./results.js";
 import { WINDS, seatCount, seatPosition, seatWind } from "./seats.js";
 import { markJokers } from "./jokers.js";
+import { wallEl, diceEl } from "./wall.js";
 
 // Position of a seat seen from the viewer (seats.js): 0 self (bottom), 1 shimocha (right),
 // 2 toimen (top), 3 kamicha (left); three seats have no toimen. The zone of each is
@@ -152,6 +153,8 @@ function centerEl(ctx) {
   const wall = el("div", "wall-left", t("table.wall_left", { n: view.wall_left }));
   wall.dataset.testid = "wall-left";
   info.append(wall);
+  const dice = diceEl(view);
+  if (dice) info.append(dice);
   c.append(info);
   for (const p of view.players) c.append(plateEl(ctx, p));
   return c;
@@ -387,6 +390,11 @@ export function tableScreen(ctx, h) {
   const board = el("div", "board");
   const dora = doraKinds(view.dora_indicators, seatCount(view));
   board.append(centerEl(ctx));
+  const ring = wallEl(view, viewer);
+  if (ring) {
+    board.append(ring);
+    board.classList.add("has-wall");
+  }
   for (const p of view.players) {
     const rel = seatPosition(p.seat, viewer, seats);
     const zone = el("div", `zone zone-${rel}`);

@@ -19,6 +19,7 @@ from server.engine.nanchang.melds import Meld, RiverTile
 from server.engine.nanchang.options import NanchangOptions
 from server.engine.nanchang.settlement import RoundResult
 from server.engine.nanchang.state import NanchangGame, Phase, Step
+from server.engine.nanchang.wall import NUM_TILES, Dice
 from server.engine.tiles import Kind
 
 Four = tuple[int, int, int, int]
@@ -42,6 +43,14 @@ class NanchangObservation:
     indicator: Kind  # the turned-up tile (N5)
     jokers: Jokers  # 正精 and 副精
     wall_left: int
+    # The public wall (N4, N5, N11): the three rolls, tiles taken from the front since the
+    # break (the deal included) and replacement draws taken from the wall's end.
+    break_dice: Dice
+    second_roller: int
+    second_dice: Dice
+    joker_dice: Dice
+    wall_drawn: int
+    rinshan_drawn: int
     hand: tuple[Kind, ...]  # own concealed tiles, sorted (empty for a spectator)
     drawn: Kind | None  # own drawn tile (also in ``hand``)
     hand_sizes: Four
@@ -91,6 +100,13 @@ def observe(g: NanchangGame, seat: int | None) -> NanchangObservation:
         indicator=g.wall.indicator,
         jokers=g.jokers,
         wall_left=len(g.live),
+        break_dice=g.wall.break_dice,
+        second_roller=g.wall.second_roller,
+        second_dice=g.wall.second_dice,
+        joker_dice=g.wall.joker_dice,
+        # every kan that stands has had its replacement; a kakan open to robbing has not
+        wall_drawn=NUM_TILES - len(g.live) - len(g.kans),
+        rinshan_drawn=len(g.kans),
         hand=tuple(g.hand_kinds(seat)) if seat is not None else (),
         drawn=d // 4 if own and d is not None else None,
         hand_sizes=_four([len(h) for h in g.hands]),

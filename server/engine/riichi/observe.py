@@ -57,6 +57,10 @@ class Observation(NamedTuple):
     scores: tuple[int, ...]
     dora_indicators: tuple[Tile, ...]
     wall_left: int
+    # Public wall counts (docs/engine.md, "The wall"): tiles taken from the live wall's
+    # front since the break (the deal included), and replacement draws from the dead wall.
+    wall_drawn: int
+    rinshan_drawn: int
     turn: int  # the seat in turn (who drew or called last)
     to_act: bool  # this seat must decide now
     in_turn: bool  # the seat in turn decides (not a call window)
@@ -130,6 +134,8 @@ def _public(st: GameState) -> _Public:
         tuple(st.scores),
         st.dora_tuple(),
         st.live_left(),
+        st.draw_pos,
+        st.rinshan_drawn,
         st.turn,
         playing and (st.step is S_TURN or st.step is S_CALLED),
         last,
@@ -161,6 +167,8 @@ def observe(st: GameState, seat: int | None) -> Observation:
         scores,
         dora,
         wall_left,
+        wall_drawn,
+        rinshan_drawn,
         turn,
         in_turn,
         last,
@@ -193,6 +201,8 @@ def observe(st: GameState, seat: int | None) -> Observation:
             scores,
             dora,
             wall_left,
+            wall_drawn,
+            rinshan_drawn,
             turn,
             bool(acts),
             in_turn,
