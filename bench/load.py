@@ -54,6 +54,9 @@ import uvloop
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from server.tables.steps import expand
+from server.wire.actions import expand_runs
+
 ROOT = Path(__file__).resolve().parents[1]
 PG_DEFAULT = "postgresql://postgres@127.0.0.1:5432/test"
 
@@ -73,22 +76,6 @@ def choose(view: dict[str, Any]) -> dict[str, Any]:
             return a
     discards = [a for a in legal if a["type"] == "discard"]
     return discards[-1] if discards else legal[0]
-
-
-def expand_legal(runs: list[list[Any]], seat: int) -> list[dict[str, Any]]:
-    """A decision frame's compact legal actions as actions (docs/protocol.md, "Frames")."""
-    out = []
-    for t, *payloads in runs:
-        for p in payloads:
-            a: dict[str, Any] = {"type": t, "seat": seat}
-            if isinstance(p, str):
-                a["tile"] = p
-            elif isinstance(p, list):
-                a["tiles"] = p
-            elif isinstance(p, dict):
-                a.update(p)
-            out.append(a)
-    return out
 
 
 class Stats:
@@ -229,7 +216,8 @@ async def seat_client(
             if stats.measuring:
                 stats.bytes += len(raw)
             first = orjson.loads(raw)
-            for msg in first["messages"] if first["type"] == "batch" else (first,):
+            frames = first["messages"] if first["type"] == "batch" else (first,)
+            for msg in [x for f in frames for x in expand(f, seat)]:
                 t = msg["type"]
                 if t == "welcome":
                     seat = msg["seat"]
@@ -244,7 +232,7 @@ async def seat_client(
                     if "legal" not in msg:
                         continue  # only its hints or timer changed
                     table.answered(msg["seat"])
-                    legal = expand_legal(msg["legal"], msg["seat"])
+                    legal = expand_runs(msg["legal"], msg["seat"])
                     if legal and (pending is None or pending.done()):
                         view = {"legal_actions": legal, "seat": 0, "players": [{"drawn": drawn}]}
                         action = {"type": "action", "action": choose(view), "version": version}
