@@ -11,7 +11,8 @@ missed.
 After every step a connection of protocol 1 gets its whole view. One of
 protocol 2 folds the events into the view it got on connecting (web/js/fold.js)
 and gets only a decision frame, its seat's legal actions, hints and timer,
-when these changed since the last one it was sent (docs/protocol.md, "Frames").
+when these changed since the last one it was sent (docs/protocol.md, "Frames");
+a step's events and decision frame reach it merged into one frame (steps.py).
 """
 
 from __future__ import annotations
