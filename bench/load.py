@@ -190,9 +190,12 @@ async def seat_client(
     batch: bool,
     local_addr: str | None = None,
     protocol: int = 1,
+    delay: float = 0.0,
 ) -> None:
     # bench/abuse.py gives each table its own loopback address (per-address limits).
     source = {"local_addr": (local_addr, 0)} if local_addr else {}
+    if delay:
+        await asyncio.sleep(delay)  # this table's wave of connections (play)
     async with connect(
         f"{url}/ws/table/{table.game_id}",
         **source,  # type: ignore[arg-type]
@@ -293,6 +296,12 @@ async def make_table(http: httpx.AsyncClient, rules: dict[str, Any]) -> tuple[in
     return r.json()["game"]["id"], tokens
 
 
+# Tables per bulk request (POST /api/bench/tables).
+BULK = 50
+# Tables whose seats connect together (--connect-rate).
+WAVE = 25
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -336,6 +345,8 @@ def server_env(
         "JANTAKU_GUEST_RATE_PER_MINUTE": "1000000",
         "JANTAKU_LOBBY_RATE_PER_MINUTE": "1000000",
         "JANTAKU_MAX_SOCKETS_PER_ADDRESS": "100000",
+        # The tables are made in bulk (setup_tables).
+        "JANTAKU_BENCH_TABLES": "true",
     }
     env = {
         **os.environ,
@@ -476,11 +487,31 @@ async def setup_spread(bases: list[str], n: int) -> list[tuple[int, list[str], i
 
 
 async def setup_tables(base: str, n: int) -> list[tuple[int, list[str]]]:
-    """``n`` started tables made through the HTTP API, before any seat connects."""
+    """``n`` started tables, before any seat connects: in bulk (``POST
+    /api/bench/tables``, a transaction per ``BULK`` tables) when the server offers it,
+    else through the public HTTP API, twelve requests a table."""
     rules = {"preset": "standard", "think_seconds": 0}
     # No keep-alive: a pooled connection the server just timed out gives ReadError.
     limits = httpx.Limits(max_keepalive_connections=0)
-    async with httpx.AsyncClient(base_url=base, timeout=120, limits=limits) as http:
+    async with httpx.AsyncClient(base_url=base, timeout=300, limits=limits) as http:
+        probe = await http.post("/api/bench/tables", json={"count": min(n, BULK), "rules": rules})
+        if probe.status_code != 404:
+            probe.raise_for_status()
+            made = [(t["game_id"], t["tokens"]) for t in probe.json()["tables"]]
+            # A few transactions at once: the database writes one at a time anyway.
+            sem = asyncio.Semaphore(2)
+
+            async def bulk(count: int) -> list[tuple[int, list[str]]]:
+                async with sem:
+                    r = await http.post("/api/bench/tables", json={"count": count, "rules": rules})
+                    r.raise_for_status()
+                    return [(t["game_id"], t["tokens"]) for t in r.json()["tables"]]
+
+            left = n - len(made)
+            chunks = [min(BULK, left - i) for i in range(0, left, BULK)]
+            for part in await asyncio.gather(*(bulk(c) for c in chunks)):
+                made.extend(part)
+            return made
         sem = asyncio.Semaphore(20)
 
         async def one() -> tuple[int, list[str]]:
@@ -500,11 +531,15 @@ async def play(
     addresses: list[str] | None = None,
     routes: dict[int, list[str]] | None = None,
     protocol: int = 1,
+    connect_rate: float | None = None,
 ) -> dict[str, Any]:
     """Connect every seat of ``tables`` and play; measure between two wall-clock times.
 
     ``addresses``: a local address per table to connect from (default: any);
-    ``routes``: per game, the server each seat connects to (default: ``ws_base``)."""
+    ``routes``: per game, the server each seat connects to (default: ``ws_base``);
+    ``connect_rate``: tables per second whose seats connect, in waves of ``WAVE``
+    tables (default: all at once). Thousands of sockets opening at once keep the
+    server from reading their hellos in time (``hello_timeout``)."""
     stats = Stats()
     stop = asyncio.Event()
     tasks: list[asyncio.Task[None]] = []
@@ -514,8 +549,11 @@ async def play(
         bench_tables.append(table)
         addr = addresses[i] if addresses else None
         urls = routes[game_id] if routes else [ws_base] * len(tokens)
+        delay = (i // WAVE) * WAVE / connect_rate if connect_rate else 0.0
         tasks.extend(
-            asyncio.create_task(seat_client(url, token, table, stats, stop, batch, addr, protocol))
+            asyncio.create_task(
+                seat_client(url, token, table, stats, stop, batch, addr, protocol, delay)
+            )
             for token, url in zip(tokens, urls, strict=True)
         )
     dog = asyncio.create_task(watchdog(bench_tables, stats, stop))
@@ -603,8 +641,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         setup = time.monotonic() - t0
         # The clients run in several processes (a table's four seats in one), so that
         # one client event loop is not what the latency measures.
-        # Every seat connects first (a WebSocket handshake, a welcome and a view each).
-        measure_from = time.time() + args.warmup + 0.02 * len(tables)
+        # Every seat connects first (a WebSocket handshake, a welcome and a view each),
+        # in waves of WAVE tables at --connect-rate tables a second.
+        measure_from = time.time() + args.warmup + len(tables) / args.connect_rate
         measure_to = measure_from + args.duration
         ctx = multiprocessing.get_context("fork")
         pipes, procs = [], []
@@ -626,6 +665,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     None,
                     routes,
                     args.protocol,
+                    args.connect_rate / args.procs,
                 ),
             )
             p.start()
@@ -757,6 +797,13 @@ def main(argv: list[str] | None = None) -> int:
         default=0.0,
         help="the server's call window in seconds (default 0: off; a discard's latency "
         "then includes the window)",
+    )
+    p.add_argument(
+        "--connect-rate",
+        type=float,
+        default=50.0,
+        help=f"tables per second whose seats connect, in waves of {WAVE} tables (default 50: "
+        "2,000 tables connect in 40 s)",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument(

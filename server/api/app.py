@@ -289,6 +289,10 @@ def create_app(
     app.include_router(analysis.router)
     app.include_router(ws.router)
     app.include_router(health.router)
+    if settings.bench_tables:
+        from server.api import benchtables
+
+        app.include_router(benchtables.router)
     app.mount("/docs/vendor", StaticFiles(directory=swagger_ui_dir()), name="swagger-ui")
     web = Path(settings.web_dir)
     if not web.is_absolute():
