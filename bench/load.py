@@ -1,15 +1,17 @@
 """Load test: many tables of four WebSocket clients against one server process.
 
 Starts ``jantaku serve`` in a subprocess on a fresh database (or uses ``--url``),
-creates every table through the HTTP API first, then has four scripted clients
-per table play at a fixed pace (one action per second per table by default, each
-table at a random phase). The clients run in ``--procs`` processes, a table's
+creates every table first (in bulk, ``POST /api/bench/tables``, which the spawned
+servers offer; else through the public HTTP API), then has four scripted clients
+per table connect (``--connect-rate`` tables a second, in waves) and play at a
+fixed pace (one action per second per table by default, each table at a random
+phase). The clients run in ``--procs`` processes, a table's
 four seats in one, so that a single client event loop is not what is measured.
 Latency is measured per action: from sending it to the moment all four seats
 have received the view that follows it (protocol 2: the acting seat has
 received the decision frame that answers it, after the step's events). Prints
 actions/s, p50/p99 latency, errors, the server's memory, its CPU per action and
-the bytes the seats received per seat per action.
+the bytes the seats received per seat per action (from each seat's first view on).
 
 By default it runs twice, once with every client on protocol 1 (a view per
 seat per step) and once on protocol 2 (events and decision frames,
@@ -54,6 +56,9 @@ import uvloop
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from server.tables.steps import expand
+from server.wire.actions import expand_runs
+
 ROOT = Path(__file__).resolve().parents[1]
 PG_DEFAULT = "postgresql://postgres@127.0.0.1:5432/test"
 
@@ -73,22 +78,6 @@ def choose(view: dict[str, Any]) -> dict[str, Any]:
             return a
     discards = [a for a in legal if a["type"] == "discard"]
     return discards[-1] if discards else legal[0]
-
-
-def expand_legal(runs: list[list[Any]], seat: int) -> list[dict[str, Any]]:
-    """A decision frame's compact legal actions as actions (docs/protocol.md, "Frames")."""
-    out = []
-    for t, *payloads in runs:
-        for p in payloads:
-            a: dict[str, Any] = {"type": t, "seat": seat}
-            if isinstance(p, str):
-                a["tile"] = p
-            elif isinstance(p, list):
-                a["tiles"] = p
-            elif isinstance(p, dict):
-                a.update(p)
-            out.append(a)
-    return out
 
 
 class Stats:
@@ -203,9 +192,12 @@ async def seat_client(
     batch: bool,
     local_addr: str | None = None,
     protocol: int = 1,
+    delay: float = 0.0,
 ) -> None:
     # bench/abuse.py gives each table its own loopback address (per-address limits).
     source = {"local_addr": (local_addr, 0)} if local_addr else {}
+    if delay:
+        await asyncio.sleep(delay)  # this table's wave of connections (play)
     async with connect(
         f"{url}/ws/table/{table.game_id}",
         **source,  # type: ignore[arg-type]
@@ -223,13 +215,18 @@ async def seat_client(
         drawn: str | None = None
         version = 0
         # One frame arrives about every second per table: the stop flag is seen soon.
+        # Bytes count from the seat's first view on: a connection's welcome and view are
+        # not what an action costs (with slow connects they fell into the measured time).
+        viewed = False
         async for raw in ws:
             if stop.is_set():
                 return
-            if stats.measuring:
+            if stats.measuring and viewed:
                 stats.bytes += len(raw)
             first = orjson.loads(raw)
-            for msg in first["messages"] if first["type"] == "batch" else (first,):
+            frames = first["messages"] if first["type"] == "batch" else (first,)
+            viewed = viewed or any(f["type"] == "view" for f in frames)
+            for msg in [x for f in frames for x in expand(f, seat)]:
                 t = msg["type"]
                 if t == "welcome":
                     seat = msg["seat"]
@@ -244,7 +241,7 @@ async def seat_client(
                     if "legal" not in msg:
                         continue  # only its hints or timer changed
                     table.answered(msg["seat"])
-                    legal = expand_legal(msg["legal"], msg["seat"])
+                    legal = expand_runs(msg["legal"], msg["seat"])
                     if legal and (pending is None or pending.done()):
                         view = {"legal_actions": legal, "seat": 0, "players": [{"drawn": drawn}]}
                         action = {"type": "action", "action": choose(view), "version": version}
@@ -305,6 +302,12 @@ async def make_table(http: httpx.AsyncClient, rules: dict[str, Any]) -> tuple[in
     return r.json()["game"]["id"], tokens
 
 
+# Tables per bulk request (POST /api/bench/tables).
+BULK = 50
+# Tables whose seats connect together (--connect-rate).
+WAVE = 25
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -348,6 +351,8 @@ def server_env(
         "JANTAKU_GUEST_RATE_PER_MINUTE": "1000000",
         "JANTAKU_LOBBY_RATE_PER_MINUTE": "1000000",
         "JANTAKU_MAX_SOCKETS_PER_ADDRESS": "100000",
+        # The tables are made in bulk (setup_tables).
+        "JANTAKU_BENCH_TABLES": "true",
     }
     env = {
         **os.environ,
@@ -488,11 +493,32 @@ async def setup_spread(bases: list[str], n: int) -> list[tuple[int, list[str], i
 
 
 async def setup_tables(base: str, n: int) -> list[tuple[int, list[str]]]:
-    """``n`` started tables made through the HTTP API, before any seat connects."""
+    """``n`` started tables, before any seat connects: in bulk (``POST
+    /api/bench/tables``, a transaction per ``BULK`` tables) when the server offers it,
+    else through the public HTTP API, twelve requests a table."""
     rules = {"preset": "standard", "think_seconds": 0}
     # No keep-alive: a pooled connection the server just timed out gives ReadError.
     limits = httpx.Limits(max_keepalive_connections=0)
-    async with httpx.AsyncClient(base_url=base, timeout=120, limits=limits) as http:
+    async with httpx.AsyncClient(base_url=base, timeout=300, limits=limits) as http:
+        probe = await http.post("/api/bench/tables", json={"count": min(n, BULK), "rules": rules})
+        # (without the route, the static files answer: 404 or 405)
+        if probe.status_code not in (404, 405):
+            probe.raise_for_status()
+            made = [(t["game_id"], t["tokens"]) for t in probe.json()["tables"]]
+            # A few transactions at once: the database writes one at a time anyway.
+            sem = asyncio.Semaphore(2)
+
+            async def bulk(count: int) -> list[tuple[int, list[str]]]:
+                async with sem:
+                    r = await http.post("/api/bench/tables", json={"count": count, "rules": rules})
+                    r.raise_for_status()
+                    return [(t["game_id"], t["tokens"]) for t in r.json()["tables"]]
+
+            left = n - len(made)
+            chunks = [min(BULK, left - i) for i in range(0, left, BULK)]
+            for part in await asyncio.gather(*(bulk(c) for c in chunks)):
+                made.extend(part)
+            return made
         sem = asyncio.Semaphore(20)
 
         async def one() -> tuple[int, list[str]]:
@@ -512,11 +538,15 @@ async def play(
     addresses: list[str] | None = None,
     routes: dict[int, list[str]] | None = None,
     protocol: int = 1,
+    connect_rate: float | None = None,
 ) -> dict[str, Any]:
     """Connect every seat of ``tables`` and play; measure between two wall-clock times.
 
     ``addresses``: a local address per table to connect from (default: any);
-    ``routes``: per game, the server each seat connects to (default: ``ws_base``)."""
+    ``routes``: per game, the server each seat connects to (default: ``ws_base``);
+    ``connect_rate``: tables per second whose seats connect, in waves of ``WAVE``
+    tables (default: all at once). Thousands of sockets opening at once keep the
+    server from reading their hellos in time (``hello_timeout``)."""
     stats = Stats()
     stop = asyncio.Event()
     tasks: list[asyncio.Task[None]] = []
@@ -526,8 +556,11 @@ async def play(
         bench_tables.append(table)
         addr = addresses[i] if addresses else None
         urls = routes[game_id] if routes else [ws_base] * len(tokens)
+        delay = (i // WAVE) * WAVE / connect_rate if connect_rate else 0.0
         tasks.extend(
-            asyncio.create_task(seat_client(url, token, table, stats, stop, batch, addr, protocol))
+            asyncio.create_task(
+                seat_client(url, token, table, stats, stop, batch, addr, protocol, delay)
+            )
             for token, url in zip(tokens, urls, strict=True)
         )
     dog = asyncio.create_task(watchdog(bench_tables, stats, stop))
@@ -615,8 +648,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         setup = time.monotonic() - t0
         # The clients run in several processes (a table's four seats in one), so that
         # one client event loop is not what the latency measures.
-        # Every seat connects first (a WebSocket handshake, a welcome and a view each).
-        measure_from = time.time() + args.warmup + 0.02 * len(tables)
+        # Every seat connects first (a WebSocket handshake, a welcome and a view each),
+        # in waves of WAVE tables at --connect-rate tables a second.
+        measure_from = time.time() + args.warmup + len(tables) / args.connect_rate
         measure_to = measure_from + args.duration
         ctx = multiprocessing.get_context("fork")
         pipes, procs = [], []
@@ -638,6 +672,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     None,
                     routes,
                     args.protocol,
+                    args.connect_rate / args.procs,
                 ),
             )
             p.start()
@@ -769,6 +804,13 @@ def main(argv: list[str] | None = None) -> int:
         default=0.0,
         help="the server's call window in seconds (default 0: off; a discard's latency "
         "then includes the window)",
+    )
+    p.add_argument(
+        "--connect-rate",
+        type=float,
+        default=50.0,
+        help=f"tables per second whose seats connect, in waves of {WAVE} tables (default 50: "
+        "2,000 tables connect in 40 s)",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument(

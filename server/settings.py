@@ -141,6 +141,8 @@ class Settings(BaseSettings):
     log_level: Literal["debug", "info", "warning", "error"] = "info"
     # GET /metrics in Prometheus' format; off: 404.
     metrics: bool = True
+    # POST /api/bench/tables: bench/load.py makes its tables in bulk (never in production).
+    bench_tables: bool = False
     # How long /api/health waits for the database before answering 503.
     health_timeout_seconds: float = 2.0
 
@@ -158,6 +160,14 @@ class Settings(BaseSettings):
             raise SettingsError(
                 f"JANTAKU_SECRET looks guessable (about {secret_entropy_bits(self.secret):.0f} "
                 f"bits; at least {MIN_SECRET_BITS} needed): use a random string ({how})"
+            )
+        return self
+
+    @model_validator(mode="after")
+    def _no_bench_routes_in_production(self) -> Settings:
+        if self.bench_tables and self.env == "production":
+            raise SettingsError(
+                "JANTAKU_BENCH_TABLES is for benchmarks, not JANTAKU_ENV=production"
             )
         return self
 

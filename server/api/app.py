@@ -37,7 +37,8 @@ from server.api.edge import (
     SecurityHeaders,
     install_error_handlers,
 )
-from server.api.hub import LobbyHub
+from server.api.hub import LobbyHub, RedisVersions
+from server.api.lobbies import lobby_loader
 from server.api.metrics import Metrics, MetricsMiddleware, attach
 from server.api.ratelimit import WindowLimiter
 from server.api.rootpath import RootPath
@@ -75,7 +76,8 @@ async def push_lobby_after_game(ctx: ServerContext, game_id: int) -> None:
         return lobby_queries.lobby_json(s, lobby_queries.get_lobby(s, code))
 
     async with ctx.lobby_lock(code):
-        ctx.hub.publish(code, with_watch_path(ctx, await ctx.run_db(load)))
+        data = with_watch_path(ctx, await ctx.run_db(load))
+        await ctx.hub.publish(code, data, lobby_loader(ctx, code, data))
 
 
 async def resume_games(
@@ -225,6 +227,7 @@ def create_app(
         if node is not None:
             shared_limits(ctx, node)
             ctx.hub.relay = lambda code, frame: node.bus.send(node.bus.lobby, [code, frame])
+            ctx.hub.versions = RedisVersions(node.redis, settings.redis_prefix)
             node.on_lobby = ctx.hub.deliver
             await node.start()
         attach(metrics, ctx)
@@ -286,6 +289,10 @@ def create_app(
     app.include_router(analysis.router)
     app.include_router(ws.router)
     app.include_router(health.router)
+    if settings.bench_tables:
+        from server.api import benchtables
+
+        app.include_router(benchtables.router)
     app.mount("/docs/vendor", StaticFiles(directory=swagger_ui_dir()), name="swagger-ui")
     web = Path(settings.web_dir)
     if not web.is_absolute():

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -117,8 +117,25 @@ async def _change(
             await _start_table(ctx, extra)
         data = with_watch_path(ctx, data)
         # Published under the lock so that listeners see changes in order.
-        ctx.hub.publish(code, data)
+        await ctx.hub.publish(code, data, lobby_loader(ctx, code, data))
     return data
+
+
+def lobby_loader(
+    ctx: ServerContext, code: str, fallback: dict[str, Any]
+) -> Callable[[], Awaitable[dict[str, Any]]]:
+    """Reads the lobby as pushed (``fallback`` once it is gone: a closed lobby)."""
+
+    def read(s: Session) -> dict[str, Any]:
+        return lobbies.lobby_json(s, lobbies.get_lobby(s, code))
+
+    async def load() -> dict[str, Any]:
+        try:
+            return with_watch_path(ctx, await ctx.run_db(read))
+        except lobbies.LobbyError:
+            return fallback
+
+    return load
 
 
 async def _start_table(ctx: ServerContext, g: lobbies.StartedGame) -> None:

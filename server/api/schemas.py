@@ -158,4 +158,8 @@ TABLE_MESSAGES: dict[str, type[WsMessage]] = {
     "continue": ContinueMsg,
     "ping": PingMsg,
 }
-LOBBY_MESSAGES: dict[str, type[WsMessage]] = {"hello": Hello, "ping": PingMsg}
+LOBBY_MESSAGES: dict[str, type[WsMessage]] = {
+    "hello": Hello,
+    "ping": PingMsg,
+    "resync": ResyncMsg,
+}

@@ -383,8 +383,11 @@ async def _lobby_socket(ctx: ServerContext, ws: WebSocket, code: str) -> None:
             conn.close(4429 if limited else 4404)
             return
 
-        def load(s: Session) -> dict[str, Any]:
+        def read(s: Session) -> dict[str, Any]:
             return lobbies.lobby_json(s, lobbies.get_lobby(s, code))
+
+        async def load() -> dict[str, Any]:
+            return with_watch_path(ctx, await ctx.run_db(read))
 
         # Pushes that arrive before the lobby is sent wait for it: with many processes a
         # change made elsewhere may be read by the load and pushed too (a repeat), or
@@ -402,18 +405,29 @@ async def _lobby_socket(ctx: ServerContext, ws: WebSocket, code: str) -> None:
             ctx.hub.subscribe(code, listen)
             subscribed = True
             try:
-                data = with_watch_path(ctx, await ctx.run_db(load))
+                first = await ctx.hub.snapshot(code, load)
             except lobbies.LobbyError:
                 conn.send(error_frame("not_found", "no lobby with that code", hello.ref))
                 conn.close(4404)
                 return
-        conn.send_json({"type": "lobby", "lobby": data})
+        conn.send(first)
         for frame in held or ():
-            conn.send(frame)
+            conn.send(frame)  # (a version the lobby sent already has: the client drops it)
         held = None
         while True:
             msg = await session.next_message()
-            conn.send(error_frame("already_hello", "hello was already sent", msg.ref))
+            if not isinstance(msg, ResyncMsg):
+                conn.send(error_frame("already_hello", "hello was already sent", msg.ref))
+                continue
+            # The client saw a version skipped: the lobby as it is now, and its version.
+            async with ctx.lobby_lock(code):
+                try:
+                    frame = await ctx.hub.snapshot(code, load, resync=True)
+                except lobbies.LobbyError:
+                    conn.send(error_frame("not_found", "no lobby with that code", msg.ref))
+                    conn.close(4404)
+                    return
+            conn.send(frame)
     except WebSocketDisconnect:
         pass
     finally:

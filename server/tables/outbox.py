@@ -36,6 +36,10 @@ class Out:
     frame: str | None  # None: close the connection with ``code``
     kind: Kind
     code: int = 1000
+    # Protocol 2's event and decision frames: (version, the event's JSON, ``null`` for
+    # its version alone; or the decision's fields) for merging into a step frame
+    # (steps.py). None for every other frame.
+    part: tuple[int, str] | None = None
 
     def deliver(self) -> None:
         if self.frame is None:

@@ -11,7 +11,8 @@ missed.
 After every step a connection of protocol 1 gets its whole view. One of
 protocol 2 folds the events into the view it got on connecting (web/js/fold.js)
 and gets only a decision frame, its seat's legal actions, hints and timer,
-when these changed since the last one it was sent (docs/protocol.md, "Frames").
+when these changed since the last one it was sent (docs/protocol.md, "Frames");
+a step's events and decision frame reach it merged into one frame (steps.py).
 """
 
 from __future__ import annotations
@@ -29,21 +30,32 @@ if TYPE_CHECKING:
     from server.tables.table import Table
 
 
-_Pair = tuple[str, str]  # one event's frame in protocol 1, and in protocol 2
+# One event's frames: in protocol 1, in protocol 2, and its piece of a step frame in
+# protocol 2 (its JSON, ``null`` for its version alone; steps.py).
+_Frames = tuple[str, str, str]
 # The events of every turn: protocol 2 leaves out their fields that are false or null.
 _LEAN = frozenset({"draw", "discard"})
 
 
-def _frames(version: int, data: dict[str, Any] | None) -> _Pair:
-    """An event's frame (``data`` None: its version alone) in protocols 1 and 2."""
+def _frames(version: int, data: dict[str, Any] | None, win: Any = None) -> _Frames:
+    """An event's frame (``data`` None: its version alone) in protocols 1 and 2 (``win``:
+    the win told by the event before it, in the same step)."""
     if data is None:
         frame = dumps({"type": "event", "version": version})
-        return frame, frame
+        return frame, frame, "null"
     full = dumps({"type": "event", "version": version, "event": data})
-    if data["type"] not in _LEAN:
-        return full, full
-    lean = {k: v for k, v in data.items() if v is not None and v is not False}
-    return full, dumps({"type": "event", "version": version, "event": lean})
+    kind = data["type"]
+    if kind in _LEAN:
+        lean = {k: v for k, v in data.items() if v is not None and v is not False}
+    elif kind == "round_end" and win is not None and data.get("result", {}).get("win") == win:
+        # Nanchang's round result repeats the win event just before it: protocol 2 says
+        # it once (the fold takes it from that event).
+        result = {k: v for k, v in data["result"].items() if k != "win"}
+        lean = {**data, "result": result}
+    else:
+        return full, full, full[full.index('"event":{') + 8 : -1]
+    piece = dumps(lean)
+    return full, f'{{"type":"event","version":{version},"event":{piece}}}', piece
 
 
 class Stream:
@@ -55,7 +67,9 @@ class Stream:
         # frames), the frames of protocols 1 and 2 (often one string): strings and ints,
         # which the garbage collector does not have to scan (event objects of hundreds of
         # tables made its full passes pause every table).
-        self.buffer: deque[tuple[int, int, _Pair, _Pair]] = deque(maxlen=table.config.replay_buffer)
+        self.buffer: deque[tuple[int, int, _Frames, _Frames]] = deque(
+            maxlen=table.config.replay_buffer
+        )
         # The decision each seat's protocol-2 connection was last told of (or shown in a
         # view), field by field, encoded.
         self.decided: dict[int, dict[str, str]] = {}
@@ -102,7 +116,7 @@ class Stream:
             for version, mask, full, masked in self.buffer:
                 if version > last:
                     visible = mask == PUBLIC or (seat is not None and mask >> seat & 1)
-                    t.send(conn, (full if visible else masked)[conn.protocol - 1])
+                    self._send_event(conn, version, full if visible else masked)
             if conn.protocol == 2:
                 # Its view is the one it had, and the events it missed bring it up to date.
                 self.send_decisions([conn], force=True)
@@ -127,6 +141,7 @@ class Stream:
         if split is None and events and t.window is not None:
             t.window.open = False  # the window's outcome is known
         encode = t.codec.event_json
+        win = None  # a public win event's win, for the round_end after it
         for i, ev in enumerate(events):
             t.version += 1
             version = t.version
@@ -141,22 +156,28 @@ class Stream:
                     seats=sorted(seats) if seats is not None else None,
                 )
             )
-            full, full2 = _frames(version, data)
+            whole = _frames(version, data, win)
+            win = data.get("win") if seats is None and data["type"] == "win" else None
             if seats is None:
-                self.buffer.append((version, PUBLIC, (full, full2), (full, full2)))
+                self.buffer.append((version, PUBLIC, whole, whole))
                 for conn in conns:
-                    t.send(conn, full2 if conn.protocol == 2 else full, Kind.EVENT)
+                    self._send_event(conn, version, whole)
             else:
                 # every seat that may not see the event whole sees the same masked event
                 part = t.variant.mask(ev, None)
                 masked = _frames(version, encode(part) if part is not None else None)
-                whole = (full, full2)
                 self.buffer.append((version, sum(1 << s for s in seats), whole, masked))
                 for conn in conns:
                     seen = conn.seat is not None and conn.seat in seats
-                    t.send(conn, (whole if seen else masked)[conn.protocol - 1], Kind.EVENT)
+                    self._send_event(conn, version, whole if seen else masked)
             if split is not None and i + 1 == split:
                 t.open_window(open_=split == len(events))
+
+    def _send_event(self, conn: Conn, version: int, frames: _Frames) -> None:
+        if conn.protocol == 2:
+            self.t.send(conn, frames[1], Kind.EVENT, (version, frames[2]))
+        else:
+            self.t.send(conn, frames[0], Kind.EVENT)
 
     def view_frame(self, seat: int | None) -> str:
         t = self.t
@@ -189,9 +210,9 @@ class Stream:
             self.decided[seat] = now
             changed = [k for k, v in now.items() if force or told is None or told.get(k) != v]
             if changed:
-                head = f'{{"type":"decision","version":{t.version},"seat":{seat}'
-                body = "".join(f',"{k}":{now[k]}' for k in changed)
-                t.send(conn, head + body + "}", Kind.VIEW)
+                head = f'{{"type":"decision","version":{t.version},"seat":{seat},'
+                body = ",".join(f'"{k}":{now[k]}' for k in changed)
+                t.send(conn, head + body + "}", Kind.VIEW, (t.version, body))
 
     def send_views(self, conns: list[Conn], *, force: bool = False) -> None:
         """After a step: a view to each connection of protocol 1 (the public parts built

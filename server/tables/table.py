@@ -70,6 +70,7 @@ from server.tables.rounds import Rounds
 from server.tables.seatbots import on_bot_answer, on_bot_turn
 from server.tables.sink import RecordRow, StepWrite, TableSink
 from server.tables.spectators import Spectators
+from server.tables.steps import merge
 from server.tables.stream import Stream
 from server.tables.timers import Timers
 from server.tables.window import Window
@@ -287,7 +288,7 @@ class Table:
                 )
             out = w.route(out)
         if out:
-            self.fanout.deliver(self.game_id, out)
+            self.fanout.deliver(self.game_id, merge(out))
 
     def _handle(self, msg: Message) -> None:
         if isinstance(msg, ClientAction):
@@ -328,9 +329,11 @@ class Table:
         """Post ``msg`` to this table after ``delay`` seconds (of its clock)."""
         return self.clock.call_later(delay, lambda: self.post(msg))
 
-    def send(self, conn: Conn, frame: str, kind: Kind = Kind.OTHER) -> None:
+    def send(
+        self, conn: Conn, frame: str, kind: Kind = Kind.OTHER, part: tuple[int, str] | None = None
+    ) -> None:
         """Queue a frame of the step being handled (sent once it is committed)."""
-        self._out.append(Out(conn, frame, kind))
+        self._out.append(Out(conn, frame, kind, part=part))
 
     def close(self, conn: Conn, code: int) -> None:
         self._out.append(Out(conn, None, Kind.OTHER, code))

@@ -36,9 +36,10 @@ def action_json(a: Action) -> dict[str, Any]:
 def legal_runs(actions: list[Action]) -> list[list[Any]]:
     """A seat's legal actions, compact (protocol 2's decision frames, docs/protocol.md):
     runs of one type, in order, ``[type, payload, ...]``, one payload per action: its
-    tile (``"5p"``), its tiles (``["5p", "0p"]``), both (``{"tile", "tiles"}``) or ``0``.
-    The seat is the frame's. ``[["discard", "1m", "9p"], ["pass", 0]]`` are two discards
-    and a pass."""
+    tile (``"5p"``), its tiles (``["5p", "0p"]``), both (``{"tile", "tiles"}``) or ``0``;
+    the tiles of consecutive one-tile actions are written as one string (``"1m9p"``: a
+    tile is always two characters). The seat is the frame's. ``[["discard", "1m9p"],
+    ["pass", 0]]`` are two discards and a pass."""
     runs: list[list[Any]] = []
     for a in actions:
         t = a.type.value
@@ -51,10 +52,32 @@ def legal_runs(actions: list[Action]) -> list[list[Any]]:
         else:
             p = 0
         if runs and runs[-1][0] == t:
-            runs[-1].append(p)
+            run = runs[-1]
+            if isinstance(p, str) and isinstance(run[-1], str):
+                run[-1] += p
+            else:
+                run.append(p)
         else:
             runs.append([t, p])
     return runs
+
+
+def expand_runs(runs: list[list[Any]], seat: int | None) -> list[dict[str, Any]]:
+    """``legal_runs``' compact runs as wire actions (web/js/fold.js has its own)."""
+    out: list[dict[str, Any]] = []
+    for t, *payloads in runs:
+        for p in payloads:
+            if isinstance(p, str):
+                out.extend(
+                    {"type": t, "seat": seat, "tile": p[i : i + 2]} for i in range(0, len(p), 2)
+                )
+            elif isinstance(p, list):
+                out.append({"type": t, "seat": seat, "tiles": p})
+            elif isinstance(p, dict):
+                out.append({"type": t, "seat": seat, "tile": p["tile"], "tiles": p["tiles"]})
+            else:
+                out.append({"type": t, "seat": seat})
+    return out
 
 
 def parse_action(data: Any, seat: int | None = None, seats: int = 4) -> Action:

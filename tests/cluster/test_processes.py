@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -21,38 +19,16 @@ from sqlalchemy import select
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from server.db import migrate
 from server.db.models import Game, GameEvent
 from server.db.session import Database
-from tests.cluster.conftest import REDIS_URL
-from tests.cluster.processes import ServeProcess, TcpProxy, cluster_env
+from tests.cluster.conftest import REDIS_URL, Start
+from tests.cluster.processes import ServeProcess, TcpProxy
 from tests.cluster.test_compose import app_services, compose
 from tests.server.wsclient import TableClient, lobby_listener
 
 pytestmark = pytest.mark.postgres
 
 TONPUU = {"preset": "standard", "length": "tonpuu", "think_seconds": 0}
-
-Start = Callable[..., ServeProcess]
-
-
-@pytest.fixture
-def start(pg_url: str, redis_prefix: str, tmp_path: Path) -> Iterator[Start]:
-    migrate.upgrade(pg_url)  # once, before the processes (they start with --no-migrate)
-    procs: list[ServeProcess] = []
-
-    def make(**settings: Any) -> ServeProcess:
-        env = cluster_env(pg_url, redis_prefix, **settings)
-        p = ServeProcess(env, tmp_path / f"serve-{len(procs)}.log")
-        procs.append(p)
-        return p
-
-    yield make
-    for p in procs:
-        p.stop()
-        # Shown by pytest when the test failed (captured output).
-        lines = p.log.read_text(errors="replace").splitlines()
-        print(f"--- {p.log.name}", *[x for x in lines if "/api/health" not in x][-40:], sep="\n")
 
 
 def guest(base: str, name: str) -> tuple[httpx.Client, dict[str, Any]]:

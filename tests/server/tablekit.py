@@ -13,6 +13,7 @@ from server.engine.riichi.variant import RIICHI
 from server.tables.clock import FakeClock
 from server.tables.options import TableOptions
 from server.tables.sink import SinkError, StepWrite
+from server.tables.steps import expand
 from server.tables.table import SeatSpec, Table, TableConfig, default_action
 
 
@@ -27,12 +28,16 @@ class FakeConn:
         self.protocol = protocol
         self.name = name
         self.frames: list[tuple[float, dict[str, Any]]] = []
+        # every frame as sent (``frames`` has step frames expanded, steps.py)
+        self.sent: list[dict[str, Any]] = []
         self.closed: int | None = None
 
     def send(self, text: str) -> None:
         msg = json.loads(text)
         for m in msg["messages"] if msg["type"] == "batch" else [msg]:
-            self.frames.append((self.clock.now(), m))
+            self.sent.append(m)
+            for f in expand(m, self.seat):
+                self.frames.append((self.clock.now(), f))
 
     def close(self, code: int) -> None:
         self.closed = code

@@ -63,6 +63,39 @@ async def test_after_connecting_only_events_and_decisions() -> None:
     assert later[-2]["event"]["type"] == "discard" and later[-2]["event"]["seat"] == 3
 
 
+async def test_a_step_s_events_and_decision_go_as_one_step_frame() -> None:
+    """As sent, the discard, the next draw and the decision are one step frame, which
+    reads as the three frames it stands for (server/tables/steps.py)."""
+    table, clock, me = await _table(b"frames")
+    discard = next(a for a in me.last_view()["legal_actions"] if a["type"] == "discard")
+    table.post(ClientAction(me, discard))
+    await settle()
+    (step,) = me.sent[2:]
+    expanded = [f for _, f in me.frames[2:]]
+    assert step["type"] == "step" and step["version"] == table.version
+    assert step["events"] == [f["event"] for f in expanded[:2]]
+    assert [f["version"] for f in expanded[:2]] == [table.version - 1, table.version]
+    assert {k: v for k, v in step.items() if k not in ("type", "version", "events")} == {
+        "legal": [],
+        "help": expanded[2]["help"],
+    }
+    # the bots play on: a lone draw is an event frame, and a step frame of events only
+    # (no decision changed) has nothing else
+    await advance(clock, 2.5)
+    for f in me.sent[3:]:
+        assert f["type"] in ("event", "decision", "step")
+        if f["type"] == "step":
+            assert len(f["events"]) >= 1
+            assert len(f["events"]) >= 2 or "legal" in f or "help" in f or "timer" in f
+    spectator = FakeConn(clock, None, protocol=2)
+    table.post(Connect(spectator, table.version - 3))
+    await settle()
+    # a reconnect's missed events come as one step frame (a spectator has no decision)
+    assert [f["type"] for f in spectator.sent] == ["welcome", "step"]
+    assert set(spectator.sent[1]) == {"type", "version", "events"}
+    assert len(spectator.sent[1]["events"]) == 3
+
+
 async def test_a_reconnect_within_the_buffer_gets_the_events_and_a_decision() -> None:
     table, clock, me = await _table(b"again")
     discard = next(a for a in me.last_view()["legal_actions"] if a["type"] == "discard")

@@ -253,9 +253,12 @@ async def test_lobby_changes_pushed_live(srv: Any) -> None:
     code = host.post("/api/lobbies", json={}).json()["code"]
     ws = await lobby_listener(srv.ws, code, ag["token"])
 
+    versions: list[int] = []
+
     async def next_lobby() -> dict[str, Any]:
         msg = json.loads(await asyncio.wait_for(ws.recv(), 5))
         assert msg["type"] == "lobby"
+        versions.append(msg["version"])
         return msg["lobby"]
 
     assert (await next_lobby())["slots"][1]["player"] is None
@@ -265,6 +268,12 @@ async def test_lobby_changes_pushed_live(srv: Any) -> None:
     assert (await next_lobby())["slots"][2]["bot"] == "random"
     a.post(f"/api/lobbies/{code}/ready", json={"ready": True})
     assert (await next_lobby())["slots"][1]["ready"] is True
+    # every push one version on from the one before (docs/protocol.md)
+    assert versions == list(range(versions[0], versions[0] + 4))
+    await ws.send(json.dumps({"type": "resync"}))
+    again = json.loads(await asyncio.wait_for(ws.recv(), 5))
+    assert again["resync"] is True and again["version"] == versions[-1]
+    assert again["lobby"]["slots"][1]["ready"] is True
     await ws.send("garbage")
     err = json.loads(await asyncio.wait_for(ws.recv(), 5))
     assert err["type"] == "error" and err["code"] == "bad_json"

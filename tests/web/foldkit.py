@@ -76,7 +76,7 @@ class SnapshotFanout:
         views = t.codec.views(t.state, seats)
         for i, (conn, view) in enumerate(zip(self.conns, views, strict=True)):
             # a copy: the views share their public parts, and json drops nothing of them
-            self.marks[i].append((len(conn.frames), json.loads(json.dumps(view))))
+            self.marks[i].append((len(conn.sent), json.loads(json.dumps(view))))
 
 
 async def self_play(
@@ -84,7 +84,8 @@ async def self_play(
 ) -> list[dict[str, Any]]:
     """One game played by bots, each seat (and one spectator) watching over protocol 2.
 
-    Returns per connection ``{"seat", "frames", "marks"}``: every frame it got (the
+    Returns per connection ``{"seat", "frames", "marks"}``: every frame it got, as sent
+    (step frames whole, server/tables/steps.py; the
     welcome's view first) and, after each committed step, how many frames it had
     got by then and the view the server would have sent it then.
     """
@@ -123,6 +124,6 @@ async def self_play(
     assert table.finished, "the game did not end"
     await table.stop()
     return [
-        {"seat": c.seat, "frames": [f for _, f in c.frames], "marks": m}
+        {"seat": c.seat, "frames": c.sent, "marks": m}
         for c, m in zip(fanout.conns, fanout.marks, strict=True)
     ]

@@ -13,6 +13,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from server.tables.steps import expand
+from server.wire.actions import expand_runs
 from tests.web.conftest import DESKTOP
 
 # One snapshot of the table as shown: enough to decide what to click.
@@ -74,7 +76,8 @@ def open_person(
     def on_ws(ws: Any) -> None:
         def received(payload: str | bytes) -> None:
             if isinstance(payload, str):
-                person.frames.append(json.loads(payload))
+                # a step frame as the event and decision frames it stands for
+                person.frames.extend(expand(json.loads(payload), None))
 
         ws.on("framereceived", received)
 
@@ -248,15 +251,6 @@ def play_until(
             time.sleep(0.03)
 
 
-def _payload(p: Any) -> dict[str, Any]:
-    """One action's fields in a decision frame's compact ``legal`` (docs/protocol.md)."""
-    if isinstance(p, str):
-        return {"tile": p}
-    if isinstance(p, list):
-        return {"tiles": p}
-    return dict(p) if isinstance(p, dict) else {}
-
-
 def check_against_server(page: Any, st: dict[str, Any], stats: Stats) -> None:
     """The buttons and the clickable/greyed tiles are exactly the view's legal actions."""
     assert stats.frames is not None
@@ -274,7 +268,7 @@ def check_against_server(page: Any, st: dict[str, Any], stats: Stats) -> None:
     legal = (
         last["view"]["legal_actions"]
         if last["type"] == "view"
-        else [{"type": t, **_payload(p)} for t, *payloads in last["legal"] for p in payloads]
+        else expand_runs(last["legal"], None)
     )
     kinds = {a["type"] for a in legal} - {"discard"}
     assert set(st["actions"]) == kinds, (st["actions"], legal)

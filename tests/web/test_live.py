@@ -175,8 +175,14 @@ def test_network_drop_reconnects_and_catches_up_by_version(
     # Wait until the server has moved on past our discard (its frames pile up unseen),
     # then drop the connection.
     deadline = time.monotonic() + 15
-    # (the decision frame ending our turn comes when the call window closes)
-    while not any('"type":"decision"' in h.replace(" ", "") for h in held):
+
+    # (the decision ending our turn comes when the call window closes: a decision
+    # frame, or a step frame with the events it closed)
+    def told(h: str) -> bool:
+        h = h.replace(" ", "")
+        return '"type":"decision"' in h or ('"type":"step"' in h and '"legal":' in h)
+
+    while not any(told(h) for h in held):
         assert time.monotonic() < deadline, "server sent nothing after the discard"
         page.wait_for_timeout(50)
     page.wait_for_timeout(300)

@@ -29,6 +29,21 @@ def _events(frames: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
     ]
 
 
+def _round_results(frames: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Nanchang's round results as the page got them (protocol 2: a result without its
+    ``win`` is the win of the event just before it, docs/protocol.md)."""
+    results = []
+    win = None
+    for f in frames:
+        ev = f.get("event") if f.get("type") == "event" else None
+        if ev and ev["type"] == "win":
+            win = ev["win"]
+        elif ev and ev["type"] == "round_end":
+            results.append({"win": win, **ev["result"]})
+            win = None
+    return results
+
+
 def _last_view(frames: list[dict[str, Any]]) -> dict[str, Any]:
     """The page's view now: its frames (protocol 2) folded as the client folds them."""
     folded = fold_view(list(frames))
@@ -219,7 +234,7 @@ def test_nanchang_game_to_the_final_ledger_on_a_phone(
     play_until([page], lambda: _is_final(page), stats, deadline_s=90, on_result=on_result)
     page.screenshot(path=str(artifacts / "nanchang-ledger.png"))
 
-    results = [e["result"] for e in _events(me.frames, "round_end")]
+    results = _round_results(me.frames)
     assert len(cards) == len(results) >= 4  # four dealers at least
     wins = 0
     for card, r in zip(cards, results, strict=True):

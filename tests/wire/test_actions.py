@@ -2,7 +2,7 @@ import pytest
 
 from server.engine.actions import Action, ActionType
 from server.engine.tiles import RED_5P, parse_tiles
-from server.wire.actions import action_json, legal_runs, parse_action
+from server.wire.actions import action_json, expand_runs, legal_runs, parse_action
 
 
 def test_action_json_round_trip() -> None:
@@ -54,10 +54,11 @@ def test_legal_runs_keep_the_order_and_every_field() -> None:
         Action(ActionType.PASS, 2),
     ]
     assert legal_runs(legal) == [
-        ["discard", "1m", "9m"],
+        ["discard", "1m9m"],
         ["chi", ["3s", "4s"]],
         ["discard", "0p"],
         ["riichi", {"tile": "5p", "tiles": ["3s"]}],
         ["pass", 0],
     ]
     assert legal_runs([]) == []
+    assert expand_runs(legal_runs(legal), 2) == [action_json(a) for a in legal]

@@ -32,6 +32,7 @@ export function fromView(frame) {
  * other types leave it as it is. Never changes `state`: what changes is copied.
  */
 export function foldFrame(state, frame) {
+  if (frame.type === "step") return foldFrames(state, expandStep(frame, state.view.seat));
   if (frame.type === "view") return fromView(frame);
   if (frame.type === "decision") return decide(state, frame);
   if (frame.type !== "event") return state;
@@ -51,6 +52,19 @@ export function foldFrames(state, frames) {
   return frames.reduce(foldFrame, state);
 }
 
+/**
+ * A step frame (protocol 2: a step's events and the seat's decision in one frame) as the
+ * event frames and decision frame it stands for (server/tables/steps.py).
+ */
+export function expandStep(frame, seat) {
+  const events = frame.events || [];
+  const first = frame.version - events.length + 1;
+  const out = events.map((event, i) => (event ? { type: "event", version: first + i, event } : { type: "event", version: first + i }));
+  const { type, version, events: _, ...decision } = frame;
+  if (Object.keys(decision).length) out.push({ type: "decision", version, seat, ...decision });
+  return out;
+}
+
 /** A decision frame: the fields of the seat's decision that changed (only those). */
 function decide(state, d) {
   const view = { ...state.view };
@@ -64,15 +78,19 @@ function decide(state, d) {
 
 /**
  * The legal actions of a decision frame's compact runs (server/wire/actions.py
- * legal_runs): [["discard", "1m", "9p"], ["chi", ["3m", "4m"]], ["pass", 0]].
+ * legal_runs): [["discard", "1m9p"], ["chi", ["3m", "4m"]], ["pass", 0]] (a string of
+ * tiles is one action per tile).
  */
 export function expandLegal(runs, seat) {
   const out = [];
   for (const [type, ...payloads] of runs) {
     for (const p of payloads) {
+      if (typeof p === "string") {
+        for (let i = 0; i < p.length; i += 2) out.push({ type, seat, tile: p.slice(i, i + 2) });
+        continue;
+      }
       const a = { type, seat };
-      if (typeof p === "string") a.tile = p;
-      else if (Array.isArray(p)) a.tiles = p;
+      if (Array.isArray(p)) a.tiles = p;
       else if (p && typeof p === "object") Object.assign(a, { tile: p.tile, tiles: p.tiles });
       out.push(a);
     }
@@ -401,6 +419,7 @@ const NANCHANG = {
     s.inTurn = false;
   },
   win(s, v, e) {
+    s.lastWin = e.win; // protocol 2's round_end after it leaves it out
     v.step = "act";
     v.last_discard = null;
     s.inTurn = false;
@@ -411,7 +430,9 @@ const NANCHANG = {
   },
   round_end(s, v, e) {
     v.phase = "round_end";
-    v.result = e.result;
+    // protocol 2: a result without `win` is the win of the event just before it
+    v.result = "win" in e.result ? e.result : { ...e.result, win: s.lastWin ?? null };
+    s.lastWin = null;
     setScores(v, e.result.scores);
     s.inTurn = false;
   },

@@ -3,7 +3,7 @@
 // protocol 2: a whole view on connecting, then events and decision frames folded into it
 // (fold.js).
 import { api, LiveSocket } from "./api.js";
-import { fromView, foldFrame } from "./fold.js";
+import { fromView, foldFrame, expandStep } from "./fold.js";
 import { t, onLangChange } from "./i18n.js";
 import { renderTable, tickTimer } from "./table.js";
 import { rememberCommitment } from "./fairness.js";
@@ -104,6 +104,11 @@ export class GameScreen {
         }
         if (this.dirty) this.render();
         break;
+      case "step":
+        // a step's events and our decision in one frame (docs/protocol.md, "Frames")
+        if (this.inBatch) for (const x of expandStep(m, this.mySeat)) this.message(x);
+        else this.message({ type: "batch", messages: expandStep(m, this.mySeat) });
+        break;
       case "timeline_lost":
         // The record lost what we showed after its version (docs/protocol.md): the
         // welcome and view that follow are the game as saved.
@@ -201,7 +206,7 @@ export class GameScreen {
       this.overlay = { kind: "result", data: ev };
     } else if (ev.type === "round_end" && ev.result) {
       // Nanchang: the round's whole result (win or 荒牌, jokers, kans, ledger).
-      this.overlay = { kind: "result", data: ev.result };
+      this.overlay = { kind: "result", data: (this.state && this.state.view.result) || ev.result };
     } else if (ev.type === "round_start") {
       this.overlay = null;
       this.dismissed = null;

@@ -1,4 +1,5 @@
 // Lobby: seats, ready flags, bots, rules summary, invite link; live over /ws/lobby/{code}.
+import { LobbyVersions } from "./lobbyversions.js";
 import { api, appUrl, LiveSocket } from "./api.js";
 import { t } from "./i18n.js";
 import { loadVariants, presetSelect, botHint, findPreset } from "./variants.js";
@@ -95,14 +96,22 @@ export class LobbyScreen {
       () => {},
     );
     root.replaceChildren(el("p", "", t("common.loading")));
+    this.versions = new LobbyVersions();
     api.lobby(code).then(
-      (l) => this.update(l),
+      // (a push may have come first: it is at least as new)
+      (l) => (this.versions.version == null ? this.update(l) : null),
       (e) => this.fail(e),
     );
     this.sock = new LiveSocket(`ws/lobby/${encodeURIComponent(code)}`, {
-      hello: () => ({ type: "hello" }),
+      hello: () => {
+        this.versions.reset();
+        return { type: "hello" };
+      },
       onMessage: (m) => {
-        if (m.type === "lobby") this.update(m.lobby);
+        if (m.type !== "lobby") return;
+        const what = this.versions.accept(m);
+        if (what === "apply") this.update(m.lobby);
+        else if (what === "resync") this.sock.send({ type: "resync" });
       },
       onStatus: (s) => {
         if (s === "not_found") this.fail(new Error(t("lobby.closed")));
