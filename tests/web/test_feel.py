@@ -1,0 +1,329 @@
+"""How the table feels (issue 15): call announcements, motion and sounds.
+
+On the mock table (web/dev/table.html) frames are fed to the real GameScreen as the
+socket would (`mockScreen.message`), with Playwright's fake clock for the announcements'
+second; one live game against bots checks the same on the real server. The sound module's
+counters (`soundStats()` in web/js/sounds.js) say which sounds were asked for and played.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.web.conftest import DESKTOP, PHONE, AppServer
+from tests.web.player import add_bots, create_lobby, open_person
+
+pytestmark = pytest.mark.browser
+
+T0 = dt.datetime(2026, 1, 1, 12, 0, 0, tzinfo=dt.UTC)
+
+_STATS_JS = """async () => {
+  const m = await import(new URL('js/sounds.js', document.baseURI));
+  return m.soundStats();
+}"""
+
+_FEED_JS = "(frames) => { for (const f of frames) window.mockScreen.message(f); }"
+
+# The call-case mock: seat 3 just discarded 4s; we (seat 0) may chi or ron.
+PON = {"type": "call", "seat": 1, "meld": "pon", "tiles": ["4s", "4s", "4s"], "called": "4s", "from_seat": 3}
+
+
+def _event(version: int, event: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "event", "version": version, "event": event}
+
+
+class Contexts:
+    """Browser contexts of one viewport: each page gets its own (the fake clock is a
+    context's), all closed at the end."""
+
+    def __init__(self, browser: Any, viewport: dict[str, int]) -> None:
+        self.browser = browser
+        self.viewport = viewport
+        self.opened: list[Any] = []
+
+    def new_page(self) -> Any:
+        ctx = self.browser.new_context(viewport=self.viewport)
+        self.opened.append(ctx)
+        return ctx.new_page()
+
+
+@pytest.fixture(params=[DESKTOP, PHONE], ids=["desktop", "phone"])
+def context(browser: Any, request: Any) -> Iterator[Contexts]:
+    c = Contexts(browser, request.param)
+    yield c
+    for ctx in c.opened:
+        ctx.close()
+
+
+def _open(
+    context: Contexts, base: str, query: str, *, reduce: bool = False, clock: bool = True
+) -> Any:
+    """The mock table; with ``clock`` on a fake clock, paused once the table is shown."""
+    page = context.new_page()
+    if reduce:
+        page.emulate_media(reduced_motion="reduce")
+    if clock:
+        page.clock.install(time=T0)
+    page.goto(f"{base}/dev/table.html?{query}")
+    page.locator(".hand-tiles .tile").first.wait_for()
+    if clock:
+        page.clock.pause_at(T0 + dt.timedelta(minutes=10))
+    return page
+
+
+def _centre(page: Any, selector: str) -> tuple[float, float]:
+    box = page.locator(selector).bounding_box()
+    assert box is not None, selector
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def _stats(page: Any) -> dict[str, Any]:
+    out: dict[str, Any] = page.evaluate(_STATS_JS)
+    return out
+
+
+def _animations(page: Any) -> list[str]:
+    names: list[str] = page.evaluate(
+        "() => document.getAnimations().map((a) => a.animationName || a.transitionProperty || '?')"
+    )
+    return names
+
+
+def test_a_pon_and_a_riichi_are_announced_at_their_seats_for_a_second(
+    context: Contexts, app_server: AppServer
+) -> None:
+    page = _open(context, app_server.url, "case=call")
+    board_x, board_y = _centre(page, ".board")
+    side = page.locator(".board").bounding_box()["width"]
+    assert page.get_by_test_id("announce").count() == 0
+    page.evaluate(_FEED_JS, [_event(11, PON)])
+    pon = page.locator("[data-testid=announce][data-seat='1']")
+    assert pon.inner_text() == "Pon!"
+    assert pon.get_attribute("data-call") == "pon"
+    # Seat 1 is our shimocha: right of the board's centre, level with it.
+    x, y = _centre(page, "[data-testid=announce][data-seat='1']")
+    assert x > board_x + side * 0.15 and abs(y - board_y) < side * 0.1
+    # It never takes a click: the board's buttons and tiles stay usable under it.
+    assert pon.evaluate("(e) => getComputedStyle(e).pointerEvents") == "none"
+    # Seat 1 discards 9m; seat 2 draws and declares riichi with 1m.
+    page.evaluate(
+        _FEED_JS,
+        [
+            _event(12, {"type": "discard", "seat": 1, "tile": "9m"}),
+            _event(13, {"type": "draw", "seat": 2, "wall_left": 37}),
+            _event(14, {"type": "discard", "seat": 2, "tile": "1m", "riichi": True}),
+        ],
+    )
+    riichi = page.locator("[data-testid=announce][data-seat='2']")
+    assert riichi.inner_text() == "Riichi!"
+    x, y = _centre(page, "[data-testid=announce][data-seat='2']")
+    assert y < board_y - side * 0.15 and abs(x - board_x) < side * 0.1
+    # Re-renders (a decision frame) keep it; the pon's second ends first.
+    page.evaluate(_FEED_JS, [{"type": "decision", "seat": 0, "legal": [["pass", 0]]}])
+    page.clock.run_for(900)
+    assert page.get_by_test_id("announce").count() == 2
+    page.clock.run_for(200)
+    assert page.get_by_test_id("announce").count() == 0
+
+
+def test_wins_and_calls_are_said_in_the_readers_language(
+    context: Contexts, app_server: AppServer
+) -> None:
+    page = _open(context, app_server.url, "case=call&lang=ja")
+    page.evaluate(_FEED_JS, [_event(11, PON)])
+    assert page.locator("[data-testid=announce][data-seat='1']").inner_text() == "ポン"
+    page = _open(context, app_server.url, "case=call&lang=zh")
+    page.evaluate(
+        """async () => {
+          const m = await import(new URL('dev/mock.js', document.baseURI));
+          window.mockScreen.message({type: 'event', version: 11, event: m.results.agari});
+        }"""
+    )
+    # Our ron on seat 1's discard: said at the bottom, above the result card.
+    ron = page.locator("[data-testid=announce][data-seat='0']")
+    assert ron.inner_text() == "荣和"
+    assert page.get_by_test_id("overlay").is_visible()
+    x, y = _centre(page, "[data-testid=announce][data-seat='0']")
+    assert page.evaluate(
+        "([x, y]) => !!document.elementsFromPoint(x, y).find((e) => e.dataset.testid === 'overlay')",
+        [x, y],
+    )
+    assert ron.evaluate("(e) => +getComputedStyle(e).zIndex") > page.get_by_test_id(
+        "overlay"
+    ).evaluate("(e) => +getComputedStyle(e).zIndex")
+
+
+def test_draws_discards_and_calls_move_briefly(context: Contexts, app_server: AppServer) -> None:
+    page = _open(context, app_server.url, "case=call")
+    moving = page.evaluate(
+        """(frames) => {
+          for (const f of frames) window.mockScreen.message(f);
+          return document.getAnimations().map((a) => [a.animationName, a.effect.target.dataset.tile
+            || a.effect.target.className, a.effect.getTiming().duration]);
+        }""",
+        [_event(11, PON)],
+    )
+    kinds = {name for name, _, _ in moving}
+    assert {"motion-meld", "announce-pop"} <= kinds
+    assert all(150 <= d <= 250 for name, _, d in moving if name.startswith("motion-"))
+    moving = page.evaluate(
+        """(frames) => {
+          for (const f of frames) window.mockScreen.message(f);
+          return document.getAnimations().filter((a) => a.animationName === 'motion-discard')
+            .map((a) => a.effect.target.dataset.tile);
+        }""",
+        [_event(12, {"type": "discard", "seat": 1, "tile": "9m"})],
+    )
+    assert moving == ["9m"]
+
+
+def test_our_drawn_tile_only_fades_in_and_takes_a_click_at_once(
+    context: Contexts, app_server: AppServer
+) -> None:
+    sent: list[str] = []
+    page = _open(context, app_server.url, "case=discard&echo=1")
+    page.on("console", lambda m: sent.append(m.text) if m.text.startswith("send ") else None)
+    # Our discard, seat 1 to 3 pass the turn round, then our draw and its decision.
+    page.locator(".hand-tiles .tile[data-tile='3m']").first.click()
+    page.clock.run_for(50)
+    page.wait_for_function("() => document.querySelector('.table-screen').dataset.version === '11'")
+    props = page.evaluate(
+        """(frames) => {
+          for (const f of frames) window.mockScreen.message(f);
+          const t = document.querySelector('.hand-tiles .tile.drawn');
+          return t.getAnimations().flatMap((a) => a.effect.getKeyframes())
+            .flatMap((k) => Object.keys(k).filter((p) => !['offset', 'computedOffset', 'easing', 'composite'].includes(p)));
+        }""",
+        [
+            _event(12, {"type": "draw", "seat": 0, "tile": "1z", "wall_left": 36}),
+            {"type": "decision", "seat": 0, "legal": [["discard", "1z", "2m"]]},
+        ],
+    )
+    # Only opacity moves: the tile stays put, so nothing waits for it to settle.
+    assert props and set(props) == {"opacity"}
+    page.locator(".hand-tiles .tile.drawn").click(timeout=2000)
+    assert sent[-1] == 'send {"type":"action","action":{"type":"discard","tile":"1z"},"version":12}'
+
+
+def test_reduced_motion_moves_nothing_but_still_announces(
+    context: Contexts, app_server: AppServer
+) -> None:
+    page = _open(context, app_server.url, "case=call", reduce=True)
+    assert _animations(page) == []
+    moving = page.evaluate(
+        """(frames) => {
+          for (const f of frames) window.mockScreen.message(f);
+          return [document.getAnimations().length, document.querySelectorAll('.motion').length];
+        }""",
+        [
+            _event(11, PON),
+            _event(12, {"type": "discard", "seat": 1, "tile": "9m", "riichi": True}),
+        ],
+    )
+    assert moving == [0, 0]
+    assert page.locator("[data-testid=announce][data-seat='1']").inner_text() == "Riichi!"
+    page.clock.run_for(1100)
+    assert page.get_by_test_id("announce").count() == 0
+
+
+def test_sounds_follow_the_events_and_wait_for_a_gesture(
+    context: Contexts, app_server: AppServer
+) -> None:
+    page = _open(context, app_server.url, "case=call")
+    # The table waits on us: "your turn" is asked for, but nothing sounds before a gesture.
+    st = _stats(page)
+    assert st["requested"] == {"turn": 1} and st["played"] == {} and st["context"] is None
+    page.locator(".center-info").click()
+    page.evaluate(
+        _FEED_JS,
+        [
+            _event(11, PON),
+            # the call ended our chance to answer 4s: nothing left to decide
+            {"type": "decision", "seat": 0, "legal": []},
+            _event(12, {"type": "discard", "seat": 1, "tile": "9m"}),
+            _event(13, {"type": "draw", "seat": 2, "wall_left": 37}),
+            _event(14, {"type": "discard", "seat": 2, "tile": "1m", "riichi": True}),
+            {"type": "decision", "seat": 0, "legal": [["pass", 0]]},
+        ],
+    )
+    st = _stats(page)
+    assert st["requested"] == {"turn": 2, "call": 1, "discard": 1, "riichi": 1}
+    assert st["played"] == {"turn": 1, "call": 1, "discard": 1, "riichi": 1}
+    assert st["context"] in ("running", "suspended")
+    page.evaluate(
+        """async () => {
+          const m = await import(new URL('dev/mock.js', document.baseURI));
+          window.mockScreen.message({type: 'event', version: 15, event: m.results.agari});
+        }"""
+    )
+    assert _stats(page)["played"]["win"] == 1
+    # Muted: still counted, not played.
+    page.get_by_test_id("mute").click()
+    page.evaluate(_FEED_JS, [_event(16, {"type": "discard", "seat": 3, "tile": "2p"})])
+    st = _stats(page)
+    assert st["requested"]["discard"] == 2 and st["played"]["discard"] == 1
+
+
+def test_mute_and_volume_persist_across_reload(context: Contexts, app_server: AppServer) -> None:
+    page = _open(context, app_server.url, "case=discard", clock=False)
+    mute = page.get_by_test_id("mute")
+    volume = page.get_by_test_id("volume")
+    assert mute.get_attribute("aria-pressed") == "false"
+    assert volume.input_value() == "50"  # a moderate default
+    assert mute.is_visible() and volume.is_visible()
+    volume.fill("30")
+    mute.click()
+    assert mute.get_attribute("aria-pressed") == "true"
+    page.reload()
+    page.locator(".hand-tiles .tile").first.wait_for()
+    assert page.get_by_test_id("mute").get_attribute("aria-pressed") == "true"
+    assert page.get_by_test_id("volume").input_value() == "30"
+    assert page.evaluate("() => JSON.parse(localStorage.getItem('jantaku.sound'))") == {
+        "muted": True,
+        "volume": 0.3,
+    }
+    # Moving the slider turns the sound back on.
+    page.get_by_test_id("volume").fill("70")
+    assert page.get_by_test_id("mute").get_attribute("aria-pressed") == "false"
+    page.evaluate("() => localStorage.removeItem('jantaku.sound')")
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_a_live_game_with_bots_sounds_and_moves(
+    browser: Any, app_server: AppServer, viewport: dict[str, int]
+) -> None:
+    me = open_person(browser, app_server.url, "Mio", viewport)
+    page = me.page
+    create_lobby(page, length="tonpuu")
+    add_bots(page, [1, 2, 3])
+    page.get_by_test_id("start").click()
+    page.locator(".table-screen").wait_for()
+    page.get_by_test_id("mute").wait_for()
+    # The bots' discards before our first turn were heard (asked for) as they came.
+    page.wait_for_function(
+        """async () => {
+          const m = await import(new URL('js/sounds.js', document.baseURI));
+          return (m.soundStats().requested.turn || 0) >= 1;
+        }""",
+        timeout=15000,
+    )
+    # The controls fit the header: no sideways scrolling on the phone either.
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= viewport["width"]
+    assert page.locator("#header .sound-controls").count() == 1
+    drawn = page.locator(".hand-tiles .tile.drawn.playable")
+    if drawn.count():
+        drawn.click()
+        page.wait_for_function(
+            """async () => {
+              const m = await import(new URL('js/sounds.js', document.baseURI));
+              return (m.soundStats().played.discard || 0) >= 1;
+            }""",
+            timeout=15000,
+        )
+    assert me.errors == []
+    me.context.close()

@@ -1,0 +1,110 @@
+// How the live table feels (issue 15): call announcements (announce.js), short motion
+// (motion.js) and sounds (sounds.js) for the events GameScreen folds, and the mute and
+// volume controls. GameScreen hands it every event and calls decorate() after each
+// render; it only adds to what was rendered and never holds anything back.
+//
+// The controls sit in the page header, which the table's re-renders leave alone (a
+// volume slider inside the table would be rebuilt under the reader's finger while bots
+// play).
+import { t } from "./i18n.js";
+import { Announcer } from "./announce.js";
+import { Motion } from "./motion.js";
+import { playSound, soundSettings, setSoundSettings, onSoundSettings } from "./sounds.js";
+import { seatCount } from "./seats.js";
+
+const CALL_SOUND = new Set(["call", "kan", "nuki", "pon", "chi", "daiminkan", "minkan", "ankan", "kakan"]);
+
+/** The sound an event makes, or null. */
+export function soundOf(ev) {
+  if (!ev) return null;
+  if (ev.type === "discard") return ev.riichi ? "riichi" : "discard";
+  if (CALL_SOUND.has(ev.type)) return "call";
+  if (ev.type === "agari" || ev.type === "win") return "win";
+  return null;
+}
+
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text != null) e.textContent = text;
+  return e;
+}
+
+export class TableFeel {
+  constructor(screen) {
+    this.screen = screen;
+    this.announcer = new Announcer();
+    this.motion = new Motion();
+    this.wasMyTurn = false;
+    this.controls = soundControlsEl();
+    this.offSettings = onSoundSettings(() => updateControls(this.controls));
+  }
+
+  destroy() {
+    this.announcer.destroy();
+    this.offSettings();
+    this.controls.remove();
+  }
+
+  /** An event GameScreen has just folded into its state (before it renders). */
+  onEvent(ev) {
+    // Events before the first view (or a resync's) are history, not news.
+    if (!this.screen.state || this.screen.resyncing) return;
+    this.announcer.onEvent(ev);
+    this.motion.onEvent(ev);
+    const sound = soundOf(ev);
+    if (sound) playSound(sound);
+  }
+
+  decorate(root) {
+    const s = this.screen;
+    const view = s.view;
+    if (!view) return;
+    this.announcer.decorate(root, s.mySeat, seatCount(view));
+    this.motion.decorate(root, s.mySeat);
+    const mine = s.mySeat != null && (view.waiting_on || []).includes(s.mySeat);
+    if (mine && !this.wasMyTurn) playSound("turn");
+    this.wasMyTurn = mine;
+    const header = document.getElementById("header");
+    if (header && !this.controls.isConnected) {
+      const lang = header.querySelector("select.lang");
+      if (lang) header.insertBefore(this.controls, lang);
+      else header.append(this.controls);
+    }
+    updateControls(this.controls);
+  }
+}
+
+/** The mute toggle and volume slider (built once, kept across renders). */
+function soundControlsEl() {
+  const box = el("span", "sound-controls");
+  box.dataset.testid = "sound-controls";
+  const mute = el("button", "sound-mute");
+  mute.type = "button";
+  mute.dataset.testid = "mute";
+  mute.addEventListener("click", () => setSoundSettings({ muted: !soundSettings().muted }));
+  const volume = el("input", "sound-volume");
+  volume.type = "range";
+  volume.min = "0";
+  volume.max = "100";
+  volume.step = "5";
+  volume.dataset.testid = "volume";
+  volume.addEventListener("input", () => setSoundSettings({ volume: Number(volume.value) / 100, muted: false }));
+  box.append(mute, volume);
+  updateControls(box);
+  return box;
+}
+
+function updateControls(box) {
+  const { muted, volume } = soundSettings();
+  const mute = box.querySelector(".sound-mute");
+  const range = box.querySelector(".sound-volume");
+  mute.textContent = muted || volume === 0 ? "🔇" : "🔊";
+  mute.setAttribute("aria-pressed", String(muted));
+  mute.setAttribute("aria-label", t("sound.mute"));
+  mute.title = muted ? t("sound.unmute") : t("sound.mute");
+  range.setAttribute("aria-label", t("sound.volume"));
+  range.title = `${t("sound.volume")}: ${Math.round(volume * 100)}%`;
+  // Not while the reader drags it: the value is theirs.
+  if (document.activeElement !== range) range.value = String(Math.round(volume * 100));
+}
