@@ -12,9 +12,10 @@ import datetime as dt
 from collections.abc import Iterator
 from typing import Any
 
+import httpx
 import pytest
 
-from tests.web.conftest import DESKTOP, PHONE, AppServer
+from tests.web.conftest import DESKTOP, PHONE, ROOT, AppServer
 from tests.web.player import add_bots, create_lobby, open_person
 
 pytestmark = pytest.mark.browser
@@ -29,7 +30,14 @@ _STATS_JS = """async () => {
 _FEED_JS = "(frames) => { for (const f of frames) window.mockScreen.message(f); }"
 
 # The call-case mock: seat 3 just discarded 4s; we (seat 0) may chi or ron.
-PON = {"type": "call", "seat": 1, "meld": "pon", "tiles": ["4s", "4s", "4s"], "called": "4s", "from_seat": 3}
+PON = {
+    "type": "call",
+    "seat": 1,
+    "meld": "pon",
+    "tiles": ["4s", "4s", "4s"],
+    "called": "4s",
+    "from_seat": 3,
+}
 
 
 def _event(version: int, event: dict[str, Any]) -> dict[str, Any]:
@@ -149,7 +157,8 @@ def test_wins_and_calls_are_said_in_the_readers_language(
     assert page.get_by_test_id("overlay").is_visible()
     x, y = _centre(page, "[data-testid=announce][data-seat='0']")
     assert page.evaluate(
-        "([x, y]) => !!document.elementsFromPoint(x, y).find((e) => e.dataset.testid === 'overlay')",
+        """([x, y]) => !!document.elementsFromPoint(x, y)
+             .find((e) => e.dataset.testid === 'overlay')""",
         [x, y],
     )
     assert ron.evaluate("(e) => +getComputedStyle(e).zIndex") > page.get_by_test_id(
@@ -196,7 +205,8 @@ def test_our_drawn_tile_only_fades_in_and_takes_a_click_at_once(
           for (const f of frames) window.mockScreen.message(f);
           const t = document.querySelector('.hand-tiles .tile.drawn');
           return t.getAnimations().flatMap((a) => a.effect.getKeyframes())
-            .flatMap((k) => Object.keys(k).filter((p) => !['offset', 'computedOffset', 'easing', 'composite'].includes(p)));
+            .flatMap((k) => Object.keys(k).filter((p) =>
+              !['offset', 'computedOffset', 'easing', 'composite'].includes(p)));
         }""",
         [
             _event(12, {"type": "draw", "seat": 0, "tile": "1z", "wall_left": 36}),
@@ -292,6 +302,12 @@ def test_mute_and_volume_persist_across_reload(context: Contexts, app_server: Ap
     page.evaluate("() => localStorage.removeItem('jantaku.sound')")
 
 
+_PLAYED_JS = """async (name) => {
+  const m = await import(new URL('js/sounds.js', document.baseURI));
+  return m.soundStats().played[name] || 0;
+}"""
+
+
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
 def test_a_live_game_with_bots_sounds_and_moves(
     browser: Any, app_server: AppServer, viewport: dict[str, int]
@@ -300,30 +316,118 @@ def test_a_live_game_with_bots_sounds_and_moves(
     page = me.page
     create_lobby(page, length="tonpuu")
     add_bots(page, [1, 2, 3])
-    page.get_by_test_id("start").click()
+    page.get_by_test_id("start").click()  # (a gesture: sounds may play from now on)
     page.locator(".table-screen").wait_for()
-    page.get_by_test_id("mute").wait_for()
-    # The bots' discards before our first turn were heard (asked for) as they came.
-    page.wait_for_function(
-        """async () => {
-          const m = await import(new URL('js/sounds.js', document.baseURI));
-          return (m.soundStats().requested.turn || 0) >= 1;
-        }""",
-        timeout=15000,
+    page.evaluate(
+        """() => {
+          window.feltMotion = [];
+          document.addEventListener('animationstart',
+            (e) => window.feltMotion.push(e.animationName));
+        }"""
     )
     # The controls fit the header: no sideways scrolling on the phone either.
-    width = page.evaluate("() => document.documentElement.scrollWidth")
-    assert width <= viewport["width"]
     assert page.locator("#header .sound-controls").count() == 1
-    drawn = page.locator(".hand-tiles .tile.drawn.playable")
-    if drawn.count():
-        drawn.click()
-        page.wait_for_function(
-            """async () => {
-              const m = await import(new URL('js/sounds.js', document.baseURI));
-              return (m.soundStats().played.discard || 0) >= 1;
-            }""",
+    assert page.get_by_test_id("mute").is_visible() and page.get_by_test_id("volume").is_visible()
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= viewport["width"]
+    # Pass on calls until our turn to discard; our discard is heard and slides in.
+    for _ in range(20):
+        page.wait_for_selector(
+            ".hand-tiles .tile.drawn.playable, .actions .action-btn[data-action=pass]",
             timeout=15000,
         )
+        drawn = page.locator(".hand-tiles .tile.drawn.playable")
+        if drawn.count():
+            drawn.click()
+            break
+        page.locator(".actions .action-btn[data-action=pass]").click()
+    page.wait_for_function(f"async () => ({_PLAYED_JS})('discard').then((n) => n >= 1)")
+    assert page.evaluate(_PLAYED_JS, "turn") >= 1
+    page.wait_for_function("() => window.feltMotion.includes('motion-discard')")
     assert me.errors == []
     me.context.close()
+
+
+MJLOG = ROOT / "tests" / "fixtures" / "mjx" / "mjlog" / "double-ron.mjlog"
+STEP_TYPES = {"draw", "discard", "call", "kan", "nuki", "agari", "ryuukyoku", "chi", "pon"}
+STEP_TYPES |= {"minkan", "ankan", "kakan", "win", "wall_exhausted", "game_end"}
+
+
+def _moment(
+    events: list[dict[str, Any]], kind: str, winners: int = 0
+) -> tuple[int, int, dict[str, Any]]:
+    """(hand 1-based, the step before it, its data) of the record's first event of `kind`
+    (with that many winners, when given)."""
+    hand, step = 0, 0
+    for e in events:
+        if e["type"] == "round_start":
+            hand, step = hand + 1, 0
+        elif e["type"] in STEP_TYPES:
+            if e["type"] == kind and (not winners or len(e["data"]["winners"]) == winners):
+                return hand, step, e["data"]
+            step += 1
+    raise AssertionError(f"no {kind} in the record")
+
+
+@pytest.fixture(scope="module")
+def double_ron(browser: Any, app_server: AppServer) -> tuple[int, list[dict[str, Any]]]:
+    """An imported game with calls and a double ron: its id and its record's events."""
+    me = open_person(browser, app_server.url, "Rei")
+    resp = me.context.request.post(
+        f"{app_server.url}/api/games/import?filename=double-ron.mjlog",
+        data=MJLOG.read_bytes(),
+        headers={"Content-Type": "application/octet-stream"},
+    )
+    assert resp.ok, resp.text()
+    game_id: int = resp.json()["id"]
+    me.context.close()
+    record = httpx.get(f"{app_server.url}/api/games/{game_id}", timeout=10).json()
+    return game_id, [e for e in record["events"] if e["kind"] == "event"]
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_the_replay_says_a_steps_calls_when_stepping_forward(
+    browser: Any,
+    app_server: AppServer,
+    viewport: dict[str, int],
+    double_ron: tuple[int, list[dict[str, Any]]],
+) -> None:
+    game_id, events = double_ron
+    context = browser.new_context(viewport=viewport)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.clock.install(time=T0)
+
+    def at(hand: int, step: int) -> None:
+        page.goto(f"{app_server.url}/#/replay/{game_id}/{hand}/{step}/1o")
+        page.wait_for_function(
+            "([h, s]) => { const r = document.querySelector('[data-testid=replay]');"
+            " return r && r.dataset.hand === String(h) && r.dataset.step === String(s); }",
+            arg=[hand, step],
+        )
+
+    hand, step, call = _moment(events, "call")
+    at(hand, step)
+    page.clock.pause_at(T0 + dt.timedelta(minutes=10))
+    assert page.get_by_test_id("announce").count() == 0
+    page.keyboard.press("ArrowRight")
+    said = page.get_by_test_id("announce")
+    assert said.count() == 1
+    assert said.get_attribute("data-seat") == str(call["seat"])
+    assert said.get_attribute("data-call") == {"daiminkan": "kan"}.get(call["meld"], call["meld"])
+    page.clock.run_for(1100)
+    assert said.count() == 0
+    # Back a step: a jump, nothing said.
+    page.keyboard.press("ArrowLeft")
+    assert said.count() == 0
+    page.clock.resume()
+    # The double ron: both winners say it at once, over the result card.
+    hand, step, agari = _moment(events, "agari", winners=2)
+    at(hand, step)
+    page.keyboard.press("ArrowRight")
+    page.get_by_test_id("replay-result").wait_for()
+    winners = {str(w["seat"]) for w in agari["winners"]}
+    assert {a.get_attribute("data-seat") for a in said.all()} == winners
+    assert {a.inner_text() for a in said.all()} == {"Ron!"}
+    assert errors == []
+    context.close()
