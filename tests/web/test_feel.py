@@ -166,6 +166,39 @@ def test_wins_and_calls_are_said_in_the_readers_language(
     ).evaluate("(e) => +getComputedStyle(e).zIndex")
 
 
+def test_sanma_north_and_nanchang_calls_are_announced(
+    context: Contexts, app_server: AppServer
+) -> None:
+    # Sanma: seat 1 sets a north aside; with three seats our shimocha still sits right.
+    page = _open(context, app_server.url, "case=sanma")
+    page.evaluate(_FEED_JS, [_event(11, {"type": "nuki", "seat": 1, "tile": "4z"})])
+    said = page.locator("[data-testid=announce][data-seat='1']")
+    assert said.inner_text() == "Kita!"
+    assert "announce-pos-1" in (said.get_attribute("class") or "")
+    # Seat 2 is the kamicha of three: left.
+    page.evaluate(_FEED_JS, [_event(12, {"type": "draw", "seat": 1, "rinshan": True})])
+    page.evaluate(_FEED_JS, [_event(13, {"type": "discard", "seat": 1, "tile": "9s"})])
+    page.evaluate(_FEED_JS, [_event(14, {"type": "draw", "seat": 2})])
+    page.evaluate(
+        _FEED_JS, [_event(15, {"type": "discard", "seat": 2, "tile": "1m", "riichi": True})]
+    )
+    said = page.locator("[data-testid=announce][data-seat='2']")
+    assert said.inner_text() == "Riichi!"
+    assert "announce-pos-3" in (said.get_attribute("class") or "")
+    assert page.get_by_test_id("announce").count() == 2
+    # Nanchang: a call event's type is its meld's; a win on a discard is 胡.
+    page = _open(context, app_server.url, "case=nanchang&lang=zh")
+    pon = {"type": "pon", "meld": "pon", "seat": 3, "tiles": ["6p", "6p", "6p"]}
+    pon |= {"called": "6p", "from_seat": 2, "added": None}
+    win = {"type": "win", "win": {"seat": 2, "from_seat": 3, "win_tile": "1p"}}
+    page.evaluate(_FEED_JS, [_event(11, pon)])
+    said = page.locator("[data-testid=announce][data-seat='3']")
+    assert said.inner_text() == "碰"
+    assert "announce-pos-3" in (said.get_attribute("class") or "")
+    page.evaluate(_FEED_JS, [_event(12, win)])
+    assert page.locator("[data-testid=announce][data-seat='2']").inner_text() == "胡"
+
+
 def test_draws_discards_and_calls_move_briefly(context: Contexts, app_server: AppServer) -> None:
     page = _open(context, app_server.url, "case=call")
     moving = page.evaluate(
