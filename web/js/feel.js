@@ -99,7 +99,7 @@ function updateControls(box) {
   const { muted, volume } = soundSettings();
   const mute = box.querySelector(".sound-mute");
   const range = box.querySelector(".sound-volume");
-  mute.textContent = muted || volume === 0 ? "🔇" : "🔊";
+  mute.replaceChildren(speakerIcon(muted || volume === 0));
   mute.setAttribute("aria-pressed", String(muted));
   mute.setAttribute("aria-label", t("sound.mute"));
   mute.title = muted ? t("sound.unmute") : t("sound.mute");
@@ -107,4 +107,29 @@ function updateControls(box) {
   range.title = `${t("sound.volume")}: ${Math.round(volume * 100)}%`;
   // Not while the reader drags it: the value is theirs.
   if (document.activeElement !== range) range.value = String(Math.round(volume * 100));
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+
+/** A speaker, with sound waves or crossed out (drawn here: no emoji font is needed). */
+function speakerIcon(silent) {
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("width", "18");
+  svg.setAttribute("height", "18");
+  svg.setAttribute("aria-hidden", "true");
+  const path = (d, filled) => {
+    const p = document.createElementNS(SVG, "path");
+    p.setAttribute("d", d);
+    p.setAttribute("fill", filled ? "currentColor" : "none");
+    p.setAttribute("stroke", "currentColor");
+    p.setAttribute("stroke-width", filled ? "1" : "2");
+    p.setAttribute("stroke-linecap", "round");
+    return p;
+  };
+  svg.append(path("M3 9h4l5-4v14l-5-4H3z", true));
+  if (silent) svg.append(path("M15.5 9.5l5 5M20.5 9.5l-5 5", false));
+  else svg.append(path("M15.5 9a4 4 0 0 1 0 6", false), path("M18 6.5a7.5 7.5 0 0 1 0 11", false));
+  svg.dataset.silent = String(silent);
+  return svg;
 }
