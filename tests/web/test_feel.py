@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -102,7 +103,7 @@ def _animations(page: Any) -> list[str]:
 
 
 def test_a_pon_and_a_riichi_are_announced_at_their_seats_for_a_second(
-    context: Contexts, app_server: AppServer
+    context: Contexts, app_server: AppServer, artifacts: Path
 ) -> None:
     page = _open(context, app_server.url, "case=call")
     board_x, board_y = _centre(page, ".board")
@@ -130,7 +131,8 @@ def test_a_pon_and_a_riichi_are_announced_at_their_seats_for_a_second(
     assert riichi.inner_text() == "Riichi!"
     x, y = _centre(page, "[data-testid=announce][data-seat='2']")
     assert y < board_y - side * 0.15 and abs(x - board_x) < side * 0.1
-    # Re-renders (a decision frame) keep it; the pon's second ends first.
+    page.screenshot(path=artifacts / f"announce-{context.viewport['width']}.png")
+    # Re-renders (a decision frame) keep them both until their second is up.
     page.evaluate(_FEED_JS, [{"type": "decision", "seat": 0, "legal": [["pass", 0]]}])
     page.clock.run_for(900)
     assert page.get_by_test_id("announce").count() == 2

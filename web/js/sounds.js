@@ -159,8 +159,12 @@ export function playSound(name) {
   if (!gestured || loudness() === 0) return;
   const ac = audio();
   if (!ac) return;
-  if (ac.state === "suspended") ac.resume().catch(() => {});
-  const t0 = ac.currentTime + 0.01;
-  for (const v of recipe) voice(ac, v, t0);
+  try {
+    if (ac.state === "suspended") ac.resume().catch(() => {});
+    const t0 = ac.currentTime + 0.01;
+    for (const v of recipe) voice(ac, v, t0);
+  } catch {
+    return; // a sound is never worth a broken table
+  }
   stats.played[name] = (stats.played[name] || 0) + 1;
 }
