@@ -95,6 +95,16 @@ def _stats(page: Any) -> dict[str, Any]:
     return out
 
 
+def _sound_panel(page: Any) -> None:
+    """Show the mute toggle and the slider: on a phone they fold under a speaker button."""
+    opener = page.get_by_test_id("sound-open")
+    if opener.is_visible():
+        assert opener.get_attribute("aria-expanded") == "false"
+        assert not page.get_by_test_id("volume").is_visible()
+        opener.click()
+        assert opener.get_attribute("aria-expanded") == "true"
+
+
 def _animations(page: Any) -> list[str]:
     names: list[str] = page.evaluate(
         "() => document.getAnimations().map((a) => a.animationName || a.transitionProperty || '?')"
@@ -307,6 +317,7 @@ def test_sounds_follow_the_events_and_wait_for_a_gesture(
     )
     assert _stats(page)["played"]["win"] == 1
     # Muted: still counted, not played.
+    _sound_panel(page)
     page.get_by_test_id("mute").click()
     page.evaluate(_FEED_JS, [_event(16, {"type": "discard", "seat": 3, "tile": "2p"})])
     st = _stats(page)
@@ -315,6 +326,7 @@ def test_sounds_follow_the_events_and_wait_for_a_gesture(
 
 def test_mute_and_volume_persist_across_reload(context: Contexts, app_server: AppServer) -> None:
     page = _open(context, app_server.url, "case=discard", clock=False)
+    _sound_panel(page)
     mute = page.get_by_test_id("mute")
     volume = page.get_by_test_id("volume")
     assert mute.get_attribute("aria-pressed") == "false"
@@ -325,6 +337,7 @@ def test_mute_and_volume_persist_across_reload(context: Contexts, app_server: Ap
     assert mute.get_attribute("aria-pressed") == "true"
     page.reload()
     page.locator(".hand-tiles .tile").first.wait_for()
+    _sound_panel(page)
     assert page.get_by_test_id("mute").get_attribute("aria-pressed") == "true"
     assert page.get_by_test_id("volume").input_value() == "30"
     assert page.evaluate("() => JSON.parse(localStorage.getItem('jantaku.sound'))") == {
@@ -362,8 +375,21 @@ def test_a_live_game_with_bots_sounds_and_moves(
     )
     # The controls fit the header: no sideways scrolling on the phone either.
     assert page.locator("#header .sound-controls").count() == 1
+    _sound_panel(page)
     assert page.get_by_test_id("mute").is_visible() and page.get_by_test_id("volume").is_visible()
     assert page.evaluate("() => document.documentElement.scrollWidth") <= viewport["width"]
+    # The header's links keep their room (the phone's has only the speaker button).
+    links = page.locator("#header .history-link").evaluate_all(
+        "(ls) => ls.map((l) => l.scrollWidth <= l.clientWidth + 1)"
+    )
+    assert links and (all(links) or viewport is PHONE)
+    if viewport is PHONE:
+        # folded, the controls take one small button's room in the header
+        page.get_by_test_id("sound-open").click()
+        assert page.locator("#header .sound-controls").bounding_box()["width"] <= 32
+        page.get_by_test_id("sound-open").click()
+        page.locator(".board").click(position={"x": 5, "y": 5})  # a tap elsewhere folds it
+        assert not page.get_by_test_id("volume").is_visible()
     # Pass on calls until our turn to discard; our discard is heard and slides in.
     for _ in range(20):
         page.wait_for_selector(

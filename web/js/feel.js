@@ -38,11 +38,14 @@ export class TableFeel {
     this.wasMyTurn = false;
     this.controls = soundControlsEl();
     this.offSettings = onSoundSettings(() => updateControls(this.controls));
+    this.onPointer = closeOutside(this.controls);
+    document.addEventListener("pointerdown", this.onPointer);
   }
 
   destroy() {
     this.announcer.destroy();
     this.offSettings();
+    document.removeEventListener("pointerdown", this.onPointer);
     this.controls.remove();
   }
 
@@ -75,10 +78,22 @@ export class TableFeel {
   }
 }
 
-/** The mute toggle and volume slider (built once, kept across renders). */
+/**
+ * The mute toggle and volume slider (built once, kept across renders). On a phone's
+ * narrow header they fold into a panel under a speaker button (css/feel.css).
+ */
 function soundControlsEl() {
   const box = el("span", "sound-controls");
   box.dataset.testid = "sound-controls";
+  const open = el("button", "sound-open");
+  open.type = "button";
+  open.dataset.testid = "sound-open";
+  open.setAttribute("aria-expanded", "false");
+  open.addEventListener("click", () => {
+    const opened = box.classList.toggle("open");
+    open.setAttribute("aria-expanded", String(opened));
+  });
+  const panel = el("span", "sound-panel");
   const mute = el("button", "sound-mute");
   mute.type = "button";
   mute.dataset.testid = "mute";
@@ -90,16 +105,31 @@ function soundControlsEl() {
   volume.step = "5";
   volume.dataset.testid = "volume";
   volume.addEventListener("input", () => setSoundSettings({ volume: Number(volume.value) / 100, muted: false }));
-  box.append(mute, volume);
+  panel.append(mute, volume);
+  box.append(open, panel);
   updateControls(box);
   return box;
+}
+
+/** A tap outside the controls folds the phone's panel away. */
+function closeOutside(box) {
+  return (e) => {
+    if (!box.contains(e.target) && box.classList.contains("open")) {
+      box.classList.remove("open");
+      box.querySelector(".sound-open").setAttribute("aria-expanded", "false");
+    }
+  };
 }
 
 function updateControls(box) {
   const { muted, volume } = soundSettings();
   const mute = box.querySelector(".sound-mute");
   const range = box.querySelector(".sound-volume");
+  const open = box.querySelector(".sound-open");
   mute.replaceChildren(speakerIcon(muted || volume === 0));
+  open.replaceChildren(speakerIcon(muted || volume === 0));
+  open.setAttribute("aria-label", t("sound.settings"));
+  open.title = t("sound.settings");
   mute.setAttribute("aria-pressed", String(muted));
   mute.setAttribute("aria-label", t("sound.mute"));
   mute.title = muted ? t("sound.unmute") : t("sound.mute");
