@@ -8,6 +8,7 @@ import { t, onLangChange } from "./i18n.js";
 import { renderTable, tickTimer } from "./table.js";
 import { rememberCommitment } from "./fairness.js";
 import { TableExtras } from "./tablextras.js";
+import { TableFeel } from "./feel.js";
 import { errorLine, errorText } from "./errors.js";
 
 
@@ -40,6 +41,7 @@ export class GameScreen {
     this.log = [];
     this.resyncing = false;
     this.extras = new TableExtras(this);
+    this.feel = new TableFeel(this); // announcements, motion, sounds (feel.js)
     root.replaceChildren(Object.assign(document.createElement("p"), { textContent: t("common.loading") }));
     this.onKey = (e) => this.key(e);
     document.addEventListener("keydown", this.onKey);
@@ -74,6 +76,7 @@ export class GameScreen {
     this.offLang();
     cancelAnimationFrame(this.raf);
     this.extras.destroy();
+    this.feel.destroy();
   }
 
   frame() {
@@ -199,6 +202,7 @@ export class GameScreen {
   event(ev) {
     this.logEvent(ev);
     this.extras.onEvent(ev);
+    this.feel.onEvent(ev);
     if (ev.type === "discard") {
       if (ev.seat === this.mySeat) this.showDiscard();
       this.mode = null;
@@ -334,6 +338,7 @@ export class GameScreen {
       },
     );
     this.extras.decorate(this.root);
+    this.feel.decorate(this.root);
     if (this.toast) {
       const d = document.createElement("div");
       d.className = "toast";

@@ -17,6 +17,7 @@ import { seatName } from "./names.js";
 import { splitHands, foldView, stepOfEvent } from "./replay-fold.js";
 import { decisionEl, summaryEl, tileName } from "./review.js";
 import { s, el } from "./history.js";
+import { ReplayFeel } from "./replay-feel.js";
 
 const SPEEDS = [2000, 1000, 500, 250];
 const SPEED_LABELS = ["0.5×", "1×", "2×", "4×"];
@@ -57,6 +58,7 @@ export class ReplayScreen {
     this.speed = 1;
     this.timer = null;
     this.analysis = new Map(); // seat -> {status: "loading" | "ok" | "error", body | message}
+    this.feel = new ReplayFeel(); // a step's calls said at their seats (replay-feel.js)
     this.onKey = (e) => this.key(e);
     document.addEventListener("keydown", this.onKey);
     root.replaceChildren(el("p", "hint", s("loading")));
@@ -68,6 +70,7 @@ export class ReplayScreen {
     this.gone = true;
     document.removeEventListener("keydown", this.onKey);
     this.stop();
+    this.feel.destroy();
   }
 
   async load() {
@@ -493,6 +496,7 @@ export class ReplayScreen {
       ),
     );
     this.markPicks(tableBox);
+    this.feel.decorate(tableBox, { handIndex: this.hand, step: this.step, hand, lastIdx, seat: this.seat, seats });
     if (overlay) {
       const card = tableBox.querySelector(".overlay-card");
       if (card) card.dataset.testid = overlay.kind === "final" ? "replay-final" : "replay-result";
