@@ -33,8 +33,9 @@ from mahjong.hand_calculating.hand import HandCalculator
 from mahjong.shanten import Shanten
 
 from server.engine.riichi.rules import RuleSet
-from server.engine.riichi.scoring import ScoreError, score_hand
+from server.engine.riichi.scoring import score_hand
 from server.engine.riichi.shanten import shanten
+from server.engine.riichi.win import ScoreError
 from tests.engine.test_scoring import DIFF_RULES, ours_args, random_hand, theirs_args
 
 TARGETS = {"scoring": 5.0, "shanten": 3.0}

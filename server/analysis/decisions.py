@@ -19,7 +19,8 @@ from server.bots.base import read_hand
 from server.bots.defensive import OPEN_THREAT_MELDS, DefensiveBot, read_threats
 from server.bots.efficient import EfficientBot
 from server.engine.actions import A_DISCARD, A_RIICHI, Action
-from server.engine.riichi.shanten import discard_shanten, shanten, ukeire
+from server.engine.riichi.shanten import shanten
+from server.engine.riichi.ukeire import discard_shanten, ukeire
 from server.engine.tiles import Kind, Tile, dora_of, kind
 
 _EFFICIENT = EfficientBot()

@@ -23,7 +23,8 @@ from server.bots.base import legal_of, read_hand
 from server.bots.efficient import EfficientBot
 from server.engine.actions import A_DISCARD, A_KYUUSHU, A_PASS, A_RIICHI, A_RON, A_TSUMO, Action
 from server.engine.riichi.observe import Observation
-from server.engine.riichi.shanten import discard_shanten, shanten
+from server.engine.riichi.shanten import shanten
+from server.engine.riichi.ukeire import discard_shanten
 from server.engine.tiles import Kind, is_red, kind
 
 # An opponent with this many melds declared is treated as likely tenpai.

@@ -35,7 +35,8 @@ from server.engine.actions import (
     Action,
 )
 from server.engine.riichi.observe import Observation
-from server.engine.riichi.shanten import best_discards, discard_shanten, shanten
+from server.engine.riichi.shanten import shanten
+from server.engine.riichi.ukeire import best_discards, discard_shanten
 from server.engine.tiles import DRAGONS, NORTH, YAOCHU, Kind, Tile, is_red, kind
 
 _WIN = (A_TSUMO, A_RON)

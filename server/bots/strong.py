@@ -48,8 +48,10 @@ from server.engine.actions import (
 )
 from server.engine.melds import Meld
 from server.engine.riichi.observe import Observation
-from server.engine.riichi.scoring import ScoreError, WinContext, score_hand
-from server.engine.riichi.shanten import discard_shanten, shanten, ukeire, waits
+from server.engine.riichi.scoring import score_hand
+from server.engine.riichi.shanten import shanten
+from server.engine.riichi.ukeire import discard_shanten, ukeire, waits
+from server.engine.riichi.win import ScoreError, WinContext
 from server.engine.tiles import DRAGONS, YAOCHU, Kind, Tile, dora_of, is_red, kind
 
 # A tenpai hand with a yaku of its own worth this much (non-dealer, ron) stays dama.

@@ -38,8 +38,8 @@ from server.engine.riichi import (
     waiting_on,
 )
 from server.engine.riichi.rules import RulesError, RuleSet, preset
-from server.engine.riichi.scoring import WinResult
 from server.engine.riichi.wall import LAYOUTS, Wall
+from server.engine.riichi.win import WinResult
 from server.engine.tiles import kind, sort_key, tile_str, tiles_str
 from server.records.model import (
     DrawType,

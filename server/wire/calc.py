@@ -29,7 +29,8 @@ from typing import Any
 from server.engine import resolve_rules
 from server.engine.melds import Meld
 from server.engine.riichi.rules import RulesError, RuleSet, resolve
-from server.engine.riichi.scoring import ScoreError, WinContext, WinResult, score_hand
+from server.engine.riichi.scoring import score_hand
+from server.engine.riichi.win import ScoreError, WinContext, WinResult
 from server.engine.tiles import EAST, WIND_LETTERS, Tile, TileError, parse_tile, parse_tiles
 from server.wire import nanchang_calc
 from server.wire.riichi import hand_json

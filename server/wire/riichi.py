@@ -32,8 +32,8 @@ from server.engine.riichi.hints import Hints, hints
 from server.engine.riichi.legal import legal
 from server.engine.riichi.observe import Observation, SeatInfo, observations
 from server.engine.riichi.rules import RuleSet
-from server.engine.riichi.scoring import WinResult
 from server.engine.riichi.state import GameState
+from server.engine.riichi.win import WinResult
 from server.engine.tiles import EAST, Tile, sort_key, tile_str
 from server.wire.actions import action_json, legal_runs
 

@@ -14,7 +14,8 @@ from server.bots import make_bot
 from server.engine import find_variant
 from server.engine.actions import Action
 from server.engine.riichi import observe
-from server.engine.riichi.shanten import shanten, ukeire
+from server.engine.riichi.shanten import shanten
+from server.engine.riichi.ukeire import ukeire
 from server.engine.tiles import kind, parse_tile, tile_str
 from server.records.importer import import_log
 

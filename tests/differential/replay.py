@@ -42,7 +42,7 @@ from server.engine.riichi import (
     preset,
     waiting_on,
 )
-from server.engine.riichi.shanten import waits
+from server.engine.riichi.ukeire import waits
 from server.engine.tiles import kind, sort_key, tile_of_id, tile_str, tiles_str
 from server.records.mjai_read import read_mjai
 from server.records.model import DrawType, LoggedGame, LoggedRound, StepType

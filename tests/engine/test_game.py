@@ -23,8 +23,8 @@ from server.engine.riichi import (
     waiting_on,
 )
 from server.engine.riichi.rules import preset
-from server.engine.riichi.scoring import ScoreError
 from server.engine.riichi.wall import Wall
+from server.engine.riichi.win import ScoreError
 
 
 def test_r3_r4_new_game_deals_from_the_wall() -> None:

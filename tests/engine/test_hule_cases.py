@@ -16,8 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from server.engine.melds import Meld, MeldType
+from server.engine.riichi.points import settle_win
 from server.engine.riichi.rules import preset
-from server.engine.riichi.scoring import WinContext, score_hand, settle_win
+from server.engine.riichi.scoring import score_hand
+from server.engine.riichi.win import WinContext
 from server.engine.tiles import EAST, Tile, parse_tiles
 
 FIXTURE = Path(__file__).parent.parent / "fixtures" / "majiang-core" / "hule.json"

@@ -8,8 +8,9 @@ import pytest
 
 from server.engine.riichi import new_game
 from server.engine.riichi.rules import RulesError, preset
-from server.engine.riichi.scoring import ScoreError, WinContext, score_hand
+from server.engine.riichi.scoring import score_hand
 from server.engine.riichi.wall import SANMA, Wall, stack_order
+from server.engine.riichi.win import ScoreError, WinContext
 from server.engine.tiles import EAST, kind, parse_tile, parse_tiles, tile_of_id, tile_str
 from tests.engine.scenario import act, ev, game, tsumogiri, types
 

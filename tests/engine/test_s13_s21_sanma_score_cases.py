@@ -14,8 +14,10 @@ from pathlib import Path
 import pytest
 
 from server.engine.riichi import GameState, RoundResult
+from server.engine.riichi.points import settle_win
 from server.engine.riichi.rules import preset
-from server.engine.riichi.scoring import WinContext, WinResult, score_hand, settle_win
+from server.engine.riichi.scoring import score_hand
+from server.engine.riichi.win import WinContext, WinResult
 from server.engine.tiles import EAST, SOUTH, parse_tile, parse_tiles
 from server.records.importer import ImportedGame, import_log
 from tests.engine.scenario import act, ev, game

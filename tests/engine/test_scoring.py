@@ -11,19 +11,13 @@ from typing import Any
 import pytest
 
 from server.engine.melds import Meld, MeldType
-from server.engine.riichi import scoring
+from server.engine.riichi import readings, score_input
 from server.engine.riichi.agari import BlockType, regular_readings
+from server.engine.riichi.points import base_points, payments_for, settle_win
+from server.engine.riichi.readings import _regular_readings
 from server.engine.riichi.rules import RuleSet, preset
-from server.engine.riichi.scoring import (
-    ScoreError,
-    WinContext,
-    WinResult,
-    _regular_readings,
-    base_points,
-    payments_for,
-    score_hand,
-    settle_win,
-)
+from server.engine.riichi.scoring import score_hand
+from server.engine.riichi.win import ScoreError, WinContext, WinResult
 from server.engine.riichi.yaku import YAKU_HAN, YAKUMAN_IDS
 from server.engine.tiles import EAST, WIND_LETTERS, counts, parse_tile, parse_tiles
 
@@ -530,15 +524,16 @@ def test_r21_every_reading_from_the_suit_tables_matches_agari() -> None:
 def test_memo_tables_are_bounded_and_give_the_same_results(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(scoring, "_TABLE_LIMIT", 20)
+    monkeypatch.setattr(readings, "_TABLE_LIMIT", 20)
+    monkeypatch.setattr(score_input, "_TABLE_LIMIT", 20)
     rng = random.Random(9)
     before = []
     deals = [d for d in (random_hand(rng) for _ in range(400)) if d is not None]
     for d in deals:
         before.append(_ours(d, STD))
-    assert max(len(t) for t in scoring._SUIT_SPLITS) <= 20
-    assert len(scoring._HONOR_SPLITS) <= 20
-    assert len(scoring._MELD_INFO) <= 20
+    assert max(len(t) for t in readings._SUIT_SPLITS) <= 20
+    assert len(readings._HONOR_SPLITS) <= 20
+    assert len(score_input._MELD_INFO) <= 20
     # scoring again (from cleared and refilled tables) changes nothing
     assert [_ours(d, STD) for d in deals] == before
 

@@ -15,19 +15,20 @@ import pytest
 
 from server.engine.riichi.agari import BlockType, Form, WaitShape, is_complete, regular_readings
 from server.engine.riichi.shanten import (
-    best_discards,
-    discard_shanten,
-    discard_ukeire,
-    is_kokushi_13_wait,
-    is_tenpai,
     shanten,
     shanten_chiitoitsu,
     shanten_kokushi,
     shanten_regular,
+)
+from server.engine.riichi.ukeire import (
+    best_discards,
+    discard_shanten,
+    discard_ukeire,
+    is_tenpai,
     ukeire,
-    wait_readings,
     waits,
 )
+from server.engine.riichi.wait_shapes import is_kokushi_13_wait, wait_readings
 from server.engine.tiles import NUM_KINDS, YAOCHU, counts, parse_tiles
 
 

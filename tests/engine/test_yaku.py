@@ -8,7 +8,8 @@ import pytest
 
 from server.engine.melds import Meld
 from server.engine.riichi.rules import RuleSet, preset
-from server.engine.riichi.scoring import ScoreError, WinContext, WinResult, score_hand
+from server.engine.riichi.scoring import score_hand
+from server.engine.riichi.win import ScoreError, WinContext, WinResult
 from server.engine.riichi.yaku import YAKU_HAN, YAKUMAN_IDS
 from server.engine.tiles import EAST, WIND_LETTERS, parse_tile, parse_tiles
 

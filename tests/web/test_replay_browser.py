@@ -14,7 +14,8 @@ from typing import Any
 import httpx
 import pytest
 
-from server.engine.riichi.shanten import shanten, ukeire
+from server.engine.riichi.shanten import shanten
+from server.engine.riichi.ukeire import ukeire
 from server.engine.tiles import kind, parse_tile
 from server.records.load import parse_log
 from server.records.tenhou6 import parse_tenhou6

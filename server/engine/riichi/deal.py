@@ -6,8 +6,9 @@ from bisect import insort
 
 from server.engine.events import Event
 from server.engine.riichi.events import Draw, Haipai, NewDora, RoundStart
-from server.engine.riichi.shanten import shanten, waits
+from server.engine.riichi.shanten import shanten
 from server.engine.riichi.state import S_TURN, TILE_PLAIN, TILE_RED, GameState
+from server.engine.riichi.ukeire import waits
 from server.engine.riichi.wall import LAYOUTS, Wall
 from server.engine.tiles import NUM_KINDS, Tile, sort_key
 

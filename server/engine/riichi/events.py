@@ -14,7 +14,7 @@ from typing import ClassVar
 from server.engine.events import Event, Standing
 from server.engine.melds import Meld
 from server.engine.riichi.rules import RuleSet
-from server.engine.riichi.scoring import WinResult
+from server.engine.riichi.win import WinResult
 from server.engine.tiles import Tile
 
 _ONLY = [frozenset({s}) for s in range(4)]

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from server.engine.riichi.scoring import ScoreError, score_hand
+from server.engine.riichi.scoring import score_hand
 from server.engine.riichi.shanten import shanten
 from server.engine.riichi.state import GameState
+from server.engine.riichi.win import ScoreError
 from server.engine.tiles import NUM_KINDS, RED_IDS, Kind, red_of
 
 _FIVES = (4, 13, 22)

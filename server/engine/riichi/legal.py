@@ -26,8 +26,9 @@ from server.engine.actions import (
 )
 from server.engine.melds import MeldType
 from server.engine.riichi.agari import BlockType, regular_readings
-from server.engine.riichi.shanten import shanten, waits
+from server.engine.riichi.shanten import shanten
 from server.engine.riichi.state import S_CALLED, S_CHANKAN, S_CLAIM, GameState
+from server.engine.riichi.ukeire import waits
 from server.engine.tiles import (
     NORTH,
     NUM_KINDS,

@@ -5,8 +5,9 @@ from __future__ import annotations
 from server.engine.events import Event
 from server.engine.riichi.deal import clear_claims, sorted_tiles
 from server.engine.riichi.events import Agari, Ryuukyoku, Winner
-from server.engine.riichi.scoring import WinResult, settle_win
+from server.engine.riichi.points import settle_win
 from server.engine.riichi.state import S_END, GameState, RoundResult
+from server.engine.riichi.win import WinResult
 from server.engine.tiles import YAOCHU, Tile
 
 

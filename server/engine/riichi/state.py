@@ -17,8 +17,9 @@ from server.engine.events import Event, Standing
 from server.engine.melds import Meld
 from server.engine.riichi.events import RoundResultEvent, Winner
 from server.engine.riichi.rules import RuleSet
-from server.engine.riichi.scoring import ScoreError, WinContext, WinResult, score_hand
+from server.engine.riichi.scoring import score_hand
 from server.engine.riichi.wall import LAYOUTS, Wall
+from server.engine.riichi.win import ScoreError, WinContext, WinResult
 from server.engine.tiles import EAST, NUM_KINDS, Kind, Tile, TileId, tile_of_id
 
 TILE_RED = [tile_of_id(i, True) for i in range(136)]
