@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, Literal
+from typing import ClassVar, Literal, get_args
 
 # Why a game ended (the ``reason`` of every game's ``game_end``, docs/engine.md):
 # a score below zero (R25 tobi); the last scheduled round played; the all-last dealer
@@ -19,15 +19,7 @@ EndReason = Literal[
     "extension_limit",
     "rounds_done",
 ]
-END_REASONS: tuple[EndReason, ...] = (
-    "tobi",
-    "last_round",
-    "agari_yame",
-    "tenpai_yame",
-    "extension_reached",
-    "extension_limit",
-    "rounds_done",
-)
+END_REASONS: tuple[EndReason, ...] = get_args(EndReason)
 
 
 class Event:
