@@ -79,7 +79,8 @@ def _amount(text: str) -> int:
 
 
 def test_a_win_itemises_honba_and_sticks_and_marks_riichi(page: Any, artifacts: Path) -> None:
-    _open(page, "case=discard")
+    _open(page, "case=discard&watchers=2&names=Kai")
+    page.get_by_test_id("watcher-names").wait_for()
     _shot(page, "table", artifacts)
     _open(page, "case=discard&overlay=agari")
     card = page.locator("[data-testid=overlay] .overlay-card[data-kind=agari]")
