@@ -310,7 +310,8 @@ async def _table_socket(ctx: ServerContext, ws: WebSocket, game_id: int) -> None
             conn.seat = seat
             conn.batch = hello.batch
         conn.protocol = hello.protocol
-        table.post(Connect(conn, hello.last_version))
+        name = player.name if watching and player is not None else None
+        table.post(Connect(conn, hello.last_version, name))
         while True:
             msg = await session.next_message()
             if conn.closed:  # its credential was revoked: nothing more is taken from it

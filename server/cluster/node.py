@@ -258,7 +258,8 @@ class Node:
             table.post(Continue(rc))
 
     def _connect(self, item: Item) -> None:
-        _, game_id, cid, node, seat, last_version, protocol = item
+        _, game_id, cid, node, seat, last_version, protocol, *rest = item
+        name = str(rest[0]) if rest and rest[0] is not None else None  # a watcher's
         rc = RemoteConn(self.bus, str(node), str(cid), int(game_id), seat, int(protocol))
         table = self.tables.get(rc.game_id)
         if table is None:
@@ -269,7 +270,7 @@ class Node:
             rc.close(4429)
             return
         self.remote[rc.cid] = rc
-        table.post(Connect(rc, last_version))
+        table.post(Connect(rc, last_version, name))
 
     def _on_unheard(self, node: str, items: list[Item]) -> None:
         """A message to ``node`` reached nobody: that process is gone."""

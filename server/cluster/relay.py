@@ -7,8 +7,9 @@ each remote socket is a ``RemoteConn``: the table sends frames to it like to any
 connection, and they go back to the gateway, which writes them to the socket.
 
 Commands (to the owner's channel), one list each:
-  ``["connect", game, conn, node, seat, last_version, protocol]``, ``["action", conn, action,
-  version, ref]``, ``["resync", conn]``, ``["continue", conn]``, ``["leave", conn]``.
+  ``["connect", game, conn, node, seat, last_version, protocol, name]`` (``name``: a
+  watcher's, shown to the seats), ``["action", conn, action, version, ref]``,
+  ``["resync", conn]``, ``["continue", conn]``, ``["leave", conn]``.
 Frames (to the gateway's channel): ``["f", conn, text]``; ``["x", conn, code]`` closes.
 ``conn`` is the socket's id, unique in the cluster (``{node}.{n}``).
 """
@@ -83,6 +84,7 @@ class RemoteTable:
                     msg.conn.seat,
                     msg.last_version,
                     msg.conn.protocol,
+                    msg.name,
                 ],
             )
             return

@@ -3,7 +3,23 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, Literal, get_args
+
+# Why a game ended (the ``reason`` of every game's ``game_end``, docs/engine.md):
+# a score below zero (R25 tobi); the last scheduled round played; the all-last dealer
+# kept the deal by a win or by tenpai and is first (agari-yame, tenpai-yame); the
+# extension round (West, or South in tonpuu) reached the return points, or was
+# played out; Nanchang's rounds all played (N27).
+EndReason = Literal[
+    "tobi",
+    "last_round",
+    "agari_yame",
+    "tenpai_yame",
+    "extension_reached",
+    "extension_limit",
+    "rounds_done",
+]
+END_REASONS: tuple[EndReason, ...] = get_args(EndReason)
 
 
 class Event:

@@ -24,7 +24,7 @@ from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
 from server.engine import riichi as engine
-from server.engine.events import Event, Standing
+from server.engine.events import EndReason, Event, Standing
 from server.engine.riichi import GameEnd, GameStart
 from server.engine.riichi.rules import RuleSet
 from server.records.load import parse_log
@@ -158,6 +158,7 @@ def import_game(game: LoggedGame, fmt: str) -> ImportedGame:
     incomplete = 0
     spans: list[tuple[int, int, LoggedRound]] = []  # each round's events in ``events``
     final: tuple[Standing, ...] | None = None
+    reason: EndReason = "last_round"
     for i, r in enumerate(game.rounds):
         nxt: LoggedRound | None = game.rounds[i + 1] if i + 1 < len(game.rounds) else None
         end = game.final_scores if nxt is None else None
@@ -178,6 +179,7 @@ def import_game(game: LoggedGame, fmt: str) -> ImportedGame:
         results.append(rep.st.round_results[0])
         if nxt is None and rep.st.phase == "game_end" and rep.st.final:
             final = rep.st.final
+            reason = rep.st.end_reason or reason
     if problems:
         shown = problems[:5]
         more = f" (and {len(problems) - 5} more rounds)" if len(problems) > 5 else ""
@@ -186,7 +188,7 @@ def import_game(game: LoggedGame, fmt: str) -> ImportedGame:
         )
     if final is not None:
         scores = tuple(f.points for f in sorted(final, key=lambda f: f.seat))
-        events.append(GameEnd(final, scores, 0, b""))
+        events.append(GameEnd(final, scores, 0, b"", reason))
     found = tenhou_log_id(game.ref, game.source)
     stream = _json(events)
     digest = play_digest(stream)

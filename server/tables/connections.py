@@ -57,7 +57,10 @@ class Connections:
             if st.auto:
                 st.auto = False
                 t.timers.restart(seat)
+        if seat is None:
+            t.spectators.name(conn, msg.name)
         t.stream.welcome(conn, msg.last_version, self.players())
+        t.rounds.tell_pause(conn)
         if t.finished:
             t.send(conn, t.rounds.game_over_frame())
         if seat is None:
@@ -112,9 +115,11 @@ class Connections:
         ]
 
     def broadcast_players(self, exclude: Conn | None = None) -> None:
-        frame = dumps(
-            {"type": "players", "players": self.players(), "spectators": len(self.t.spectators)}
-        )
+        """Who sits and who watches, to everyone; only the seats learn the watchers' names."""
+        t = self.t
+        frame = {"type": "players", "players": self.players(), "spectators": len(t.spectators)}
+        public = dumps(frame)
+        seated = dumps({**frame, "watchers": t.spectators.names()})
         for conn in self.all():
             if conn is not exclude:
-                self.t.send(conn, frame)
+                t.send(conn, public if conn.seat is None else seated)

@@ -55,6 +55,8 @@ class TableConfig:
 class Connect:
     conn: Conn
     last_version: int | None
+    # A spectator's display name (None: anonymous), shown to the seats (docs/protocol.md).
+    name: str | None = None
 
 
 @dataclass(slots=True)

@@ -32,6 +32,7 @@ class Rounds:
         self.pending = False
         self._token = 0
         self._handle: Handle | None = None
+        self._deadline = 0.0  # when the pending pause ends (the table clock's time)
 
     def after_step(self) -> None:
         """Move on from the state a step left: decisions, a round's end, the game's end."""
@@ -59,10 +60,23 @@ class Rounds:
         if self.pending and self._handle is None:
             self._token += 1
             self._handle = t.later(t.config.round_end_pause, _NextRound(self._token))
+            self._deadline = t.clock.now() + t.config.round_end_pause
             # Only bots (or nobody) at the table: no one needs the pause. Queued,
             # not called, so that this step's views go out before the next round's.
             if self.all_continued():
                 t.post(_NextRound(self._token))
+            else:
+                for conn in t.conns.all():
+                    self.tell_pause(conn)
+
+    def tell_pause(self, conn: Conn) -> None:
+        """How long the pending round-end pause still runs (the result card counts it
+        down): when it starts, and to a connection arriving during it."""
+        t = self.t
+        if not self.pending or self._handle is None:
+            return
+        left = max(0, round((self._deadline - t.clock.now()) * 1000))
+        t.send(conn, dumps({"type": "round_pause", "ms": left}))
 
     def all_continued(self) -> bool:
         return all(st.continued for st in self.t.seats if st.conn is not None)

@@ -83,6 +83,16 @@ class Spectators:
 
     def __init__(self, clock: Clock, interval: float) -> None:
         self.streams = {v: SpectatorStream(clock, interval, v) for v in (1, 2)}
+        # Each watcher's display name (None: anonymous), in the order they came.
+        self._names: dict[Conn, str | None] = {}
+
+    def name(self, conn: Conn, name: str | None) -> None:
+        """Remember a watcher's name (before ``add``: the welcome already counts it)."""
+        self._names[conn] = name
+
+    def names(self) -> list[str]:
+        """The named watchers' names, for the seats (anonymous ones are only counted)."""
+        return [n for n in self._names.values() if n is not None]
 
     def __len__(self) -> int:
         return sum(len(s) for s in self.streams.values())
@@ -95,5 +105,6 @@ class Spectators:
         self.streams[conn.protocol].add(conn)
 
     def discard(self, conn: Conn) -> None:
+        self._names.pop(conn, None)
         for s in self.streams.values():
             s.discard(conn)

@@ -95,22 +95,20 @@ class Stream:
                     }
                 ),
             )
-        t.send(
-            conn,
-            dumps(
-                {
-                    "type": "welcome",
-                    "game_id": t.game_id,
-                    "seat": seat,
-                    "version": t.version,
-                    "mode": "replay" if replay else "resync",
-                    "protocol": conn.protocol,
-                    "players": players,
-                    "seed_commitment": t.seed_commitment,
-                    "spectators": len(t.spectators) + (seat is None),
-                }
-            ),
-        )
+        welcome = {
+            "type": "welcome",
+            "game_id": t.game_id,
+            "seat": seat,
+            "version": t.version,
+            "mode": "replay" if replay else "resync",
+            "protocol": conn.protocol,
+            "players": players,
+            "seed_commitment": t.seed_commitment,
+            "spectators": len(t.spectators) + (seat is None),
+        }
+        if seat is not None:
+            welcome["watchers"] = t.spectators.names()  # only the seats learn who watches
+        t.send(conn, dumps(welcome))
         if replay:
             assert last is not None
             for version, mask, full, masked in self.buffer:

@@ -176,7 +176,7 @@ _ENCODERS: dict[type[Event], Callable[[Any], dict[str, Any]]] = {
     Won: lambda e: {"win": _win(e.win)},
     WallExhausted: lambda e: {},
     RoundEnded: lambda e: {"result": result_json(e.result)},
-    GameEnded: lambda e: {"final": [_standing(f) for f in e.standings]},
+    GameEnded: lambda e: {"final": [_standing(f) for f in e.standings], "reason": e.reason},
 }
 
 

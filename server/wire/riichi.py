@@ -100,6 +100,11 @@ def winner_json(w: Winner) -> dict[str, Any]:
         "payments": dict(r.payments),
         "pao": w.pao,
         "deltas": list(w.deltas),
+        # what this win was paid for the honba and the riichi sticks on the table
+        "honba": w.honba,
+        "honba_points": 100 * (len(w.deltas) - 1) * w.honba,
+        "riichi_sticks": w.riichi_sticks,
+        "stick_points": 1000 * w.riichi_sticks,
     }
 
 
@@ -222,6 +227,7 @@ def _game_end(e: GameEnd) -> dict[str, Any]:
         "scores": list(e.scores),
         "riichi_sticks_to_first": e.riichi_sticks_to_first,
         "seed": e.seed.hex(),
+        "reason": e.reason,
     }
 
 

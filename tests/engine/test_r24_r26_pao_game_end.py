@@ -76,7 +76,7 @@ def test_r25_tobi_below_zero_ends_the_game() -> None:
     st = ron_round(0, 0, [1200, 33000, 33000, 32800])
     assert st.scores[0] == -100
     evs = next_round(st)
-    assert st.phase == "game_end" and ev(evs, "game_end")
+    assert st.phase == "game_end" and ev(evs, "game_end")[0].data["reason"] == "tobi"
 
 
 def test_r25_exactly_zero_goes_on() -> None:
@@ -94,26 +94,30 @@ def test_r25_west_extension_when_nobody_reached_return_points() -> None:
 
 def test_r25_south_4_ends_when_someone_reached_return_points() -> None:
     st = ron_round(3, 1, [29000, 25000, 25000, 21000])
-    next_round(st)
-    assert st.phase == "game_end"
+    evs = next_round(st)
+    assert st.phase == "game_end" and ev(evs, "game_end")[0].data["reason"] == "last_round"
+    assert st.end_reason == "last_round"
 
 
 def test_r25_west_round_ends_as_soon_as_someone_reaches_return_points() -> None:
     st = ron_round(0, 2, [25000, 29000, 25000, 21000])  # West 1, seat 1 wins to 30300
-    next_round(st)
+    evs = next_round(st)
     assert st.phase == "game_end"
+    assert ev(evs, "game_end")[0].data["reason"] == "extension_reached"
 
 
 def test_r25_no_extension_beyond_west_4() -> None:
     st = ron_round(3, 2, [25000] * 4)
-    next_round(st)
+    evs = next_round(st)
     assert st.phase == "game_end"
+    assert ev(evs, "game_end")[0].data["reason"] == "extension_limit"
 
 
 def test_r25_no_west_round_when_the_option_is_off() -> None:
     st = ron_round(3, 1, [25000] * 4, rules=PLAIN.with_overrides(west_extension=False))
-    next_round(st)
+    evs = next_round(st)
     assert st.phase == "game_end"
+    assert ev(evs, "game_end")[0].data["reason"] == "last_round"
 
 
 DEALER_RON = ["234m345m456678s5p", "147m258p369s1234z", "147p258s369s1357z", "258m369p147s2467z"]
@@ -132,6 +136,7 @@ def test_r25_agari_yame_when_the_all_last_dealer_wins_into_first() -> None:
     st = dealer_ron_round([25000, 25000, 21000, 29000])
     evs = next_round(st)
     assert st.phase == "game_end"
+    assert ev(evs, "game_end")[0].data["reason"] == "agari_yame"
     final = ev(evs, "game_end")[0].data["final"]
     assert [f["rank"] for f in final] == [3, 2, 4, 1]
 
@@ -211,9 +216,10 @@ def test_r25_tenpai_yame_only_when_the_dealer_is_first(scores: list[int], ends: 
     st = game(rotate(TENPAI_DEALER, 3), dealer=3, round_wind=1, scores=scores)
     evs = tsumogiri(st, 70)
     assert ev(evs, "ryuukyoku")[0].data["tenpai"] == [3]
-    next_round(st)
+    evs = next_round(st)
     if ends:
         assert st.phase == "game_end"
+        assert ev(evs, "game_end")[0].data["reason"] == "tenpai_yame"
     else:
         assert st.phase == "play" and (st.round_wind, st.kyoku, st.honba) == (1, 3, 1)
 
@@ -322,3 +328,18 @@ def test_r25_a_west_round_dealer_who_keeps_the_deal_plays_on() -> None:
     assert ev(evs, "ryuukyoku")[0].data["tenpai"] == [0]
     next_round(st)
     assert st.phase == "play" and (st.round_wind, st.kyoku, st.honba) == (2, 0, 1)
+
+
+def test_r19_a_win_says_what_it_was_paid_for_honba_and_sticks() -> None:
+    # the result card itemises them (web/js/results.js): hand + honba + sticks = the gain
+    st = game(RON, honba=2, sticks=3)
+    act(st, 0, "discard", "5p")
+    evs = []
+    for s in (2, 3):
+        if st.phase == "play" and legal_actions(st, s):
+            evs += act(st, s, "pass")
+    evs += act(st, 1, "ron")
+    (w,) = ev(evs, "agari")[0].data["winners"]
+    assert (w["honba"], w["honba_points"]) == (2, 600)
+    assert (w["riichi_sticks"], w["stick_points"]) == (3, 3000)
+    assert w["points"] + w["honba_points"] + w["stick_points"] == w["deltas"][1] == 4900

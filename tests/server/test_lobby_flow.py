@@ -178,6 +178,31 @@ async def test_players_are_told_how_many_watch(db_url: str, make_server: Any) ->
     await me.close()
 
 
+async def test_players_see_the_watchers_names(db_url: str, make_server: Any) -> None:
+    srv = make_server(db_url)
+    host, hg = srv.guest("Host")
+    _, kg = srv.guest("Kai")
+    u = f"/api/lobbies/{_lobby(host, {'preset': 'standard', 'think_seconds': 0})}"
+    for _ in range(3):
+        host.post(f"{u}/bots", json={})
+    game = host.post(f"{u}/start").json()["game"]
+    key = watch_key(srv.settings.secret, game["id"])
+    me = await TableClient.open(srv.ws, game["id"], hg["token"])
+    assert me.welcome is not None and me.welcome["watchers"] == []
+    kai = await TableClient.open(srv.ws, game["id"], kg["token"], watch=key)
+    # the guest's display name, from its token; a watcher's welcome has no names
+    assert kai.welcome is not None and "watchers" not in kai.welcome
+    assert (await me.recv_type("players"))["watchers"] == ["Kai"]
+    anon = await TableClient.open(srv.ws, game["id"], None, watch=key)
+    got = await me.recv_type("players")
+    assert got["spectators"] == 2 and got["watchers"] == ["Kai"]
+    await kai.close()
+    got = await me.recv_type("players")
+    assert got["spectators"] == 1 and got["watchers"] == []
+    await anon.close()
+    await me.close()
+
+
 def test_a_new_host_starts_without_a_rematch_request(db_url: str, make_server: Any) -> None:
     srv = make_server(db_url)
     host, _ = srv.guest("Host")

@@ -189,3 +189,12 @@ def test_every_preset_and_bot_level_is_translated() -> None:
         assert {p for p in presets if f"preset.{p}" not in d} == set(), lang
         levels = {b for game in LEVELS.values() for b in game}
         assert {b for b in levels if f"bot.{b}" not in d} == set(), lang
+
+
+def test_every_game_end_reason_is_translated() -> None:
+    # the final screen says why the game ended: t(`end.${reason}`) (finalsummary.js)
+    from server.engine.events import END_REASONS
+
+    assert {"tobi", "last_round", "extension_limit", "rounds_done"} <= set(END_REASONS)
+    for lang, d in _dicts().items():
+        assert {r for r in END_REASONS if f"end.{r}" not in d} == set(), lang

@@ -186,7 +186,9 @@ def test_draw_card_shows_type_and_tenpai_hands(mock: Mock) -> None:
     assert card.get_attribute("data-kind") == "ryuukyoku"
     assert "Exhaustive draw" in card.locator("h2").inner_text()
     assert [r.get_attribute("data-seat") for r in card.locator(".draw-hand").all()] == ["0", "2"]
-    assert card.locator(".draw-hand[data-seat='2'] .tile").count() == 7
+    # the concealed tiles the event revealed, then the melds (chi + kakan: 3 + 4 tiles)
+    assert card.locator(".draw-hand[data-seat='2'] .tiles-row .tile").count() == 7
+    assert card.locator(".draw-hand[data-seat='2'] .meld .tile").count() == 7
     deltas = card.locator("[data-testid=deltas] td.plus, [data-testid=deltas] td.minus")
     assert deltas.all_inner_texts() == ["+1500", "-1500", "+1500", "-1500"]
 

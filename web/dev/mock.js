@@ -55,7 +55,8 @@ export const results = {
     type: "agari",
     winners: [{ seat: 0, from_seat: 1, hand: ["2m", "3m", "4m", "0p", "6p", "7p", "3s", "3s", "4s", "5s", "6s"], melds: [{ type: "pon", tiles: ["5z", "5z", "5z"], called: "5z", from_seat: 2 }],
       win_tile: "4s", yaku: [{ id: "yakuhai_haku", han: 1 }, { id: "tanyao", han: 1 }], yakuman: [], han: 4, fu: 30, limit: null, dora: 1, aka: 1, ura: 0,
-      points: 7700, payments: { ron: 7700 }, pao: null, deltas: [9000, -8000, 0, 0] }],
+      points: 7700, payments: { ron: 7700 }, pao: null, deltas: [9000, -8000, 0, 0],
+      honba: 1, honba_points: 300, riichi_sticks: 1, stick_points: 1000 }],
     dora_indicators: ["4p", "9s"], ura_indicators: [], deltas: [9000, -8000, 0, 0], scores: [40200, 10700, 24100, 25000], honba: 0, riichi_sticks: 0,
   },
   draw: {
@@ -63,6 +64,22 @@ export const results = {
     nagashi: [], deltas: [1500, -1500, 1500, -1500], scores: [32700, 17200, 25600, 23500], honba: 2, riichi_sticks: 1,
   },
   final: [{ seat: 0, points: 41200, rank: 1, score: 41.2 + 20 + 10 }, { seat: 2, points: 30100, rank: 2, score: 5.1 }, { seat: 3, points: 20000, rank: 3, score: -15 }, { seat: 1, points: 8700, rank: 4, score: -31.3 }],
+};
+
+// The finished game's record (GET /api/games/{id}) for the final screen: four hands
+// whose scores end at results.final's points, and why it ended.
+const hand = (number, kyoku, honba, kind, result, deltas, scores) => ({ number, round_wind: 0, kyoku, honba, kind, result, deltas, scores });
+const ron = (seat, from, points) => ({ winners: [{ seat, from_seat: from, points }] });
+export const record = {
+  id: "mock", status: "finished",
+  seats: players.map((p) => ({ seat: p.seat, name: p.name, bot: p.bot })),
+  hands: [
+    hand(0, 0, 0, "agari", ron(0, 1, 11200), [11200, -11200, 0, 0], [36200, 13800, 25000, 25000]),
+    hand(1, 1, 0, "ryuukyoku", { reason: "exhaustive", tenpai: [0, 2] }, [1500, -1500, 1500, -1500], [37700, 12300, 26500, 23500]),
+    hand(2, 2, 1, "agari", ron(2, 1, 3300), [0, -3600, 3600, 0], [37700, 8700, 30100, 23500]),
+    hand(3, 3, 0, "agari", ron(0, 3, 3500), [3500, 0, 0, -3500], [41200, 8700, 30100, 20000]),
+  ],
+  events: [{ version: 400, kind: "event", type: "game_end", data: { reason: "last_round", final: results.final }, seats: null }],
 };
 
 // Own turn, tenpai after the draw: riichi is allowed with two declaration tiles.

@@ -1,11 +1,13 @@
 // The mock table page (table.html): the real table screen on a fake socket.
 // /dev/table.html?case=discard|call|riichi&overlay=agari|draw|final&lang=en|ja|zh
 // &echo=1 (a discard is answered by its event alone), &watchers=N (spectators),
-// &clock=1 (the clock has run out: the drawn tile's discard comes without our action). Messages the page sends are
+// &clock=1 (the clock has run out: the drawn tile's discard comes without our action),
+// &names=Kai,Mei (the watchers' names), &pause=MS (the round-end pause after a result
+// card, default 6000). The final screen's record is mock.js's. Messages the page sends are
 // logged as "send {json}" on the console (the browser tests read them).
 import { initI18n, setLang } from "../js/i18n.js";
 import { GameScreen } from "../js/game.js";
-import { views, players, results, logEvents } from "./mock.js";
+import { views, players, results, logEvents, record } from "./mock.js";
 const q = new URLSearchParams(location.search);
 await initI18n();
 if (q.get("lang")) await setLang(q.get("lang"), false);
@@ -14,7 +16,8 @@ const ov = q.get("overlay");
 const connect = (h) => {
   setTimeout(() => {
     h.onStatus("open");
-    h.onMessage({ type: "welcome", game_id: 0, seat: 0, version: 10, mode: "resync", players, spectators: Number(q.get("watchers") || 0) });
+    const watchers = q.get("names") ? q.get("names").split(",") : [];
+    h.onMessage({ type: "welcome", game_id: 0, seat: 0, version: 10, mode: "resync", players, spectators: Number(q.get("watchers") || 0), watchers });
     logEvents.forEach((event, i) => h.onMessage({ type: "event", version: 6 + i, event }));
     const clock = !!q.get("clock");
     h.onMessage({ type: "view", version: 10, view, timer: { seat: 0, think_ms: clock ? 0 : 5000, bank_ms: clock ? 0 : 20000 } });
@@ -31,6 +34,7 @@ const connect = (h) => {
     else if (ov) {
       h.onMessage({ type: "event", version: 11, event: results[ov] });
       h.onMessage({ type: "view", version: 11, view: { ...view, phase: "round_end", legal_actions: [] }, timer: null });
+      h.onMessage({ type: "round_pause", ms: Number(q.get("pause") || 6000) });
     }
   });
   return {
@@ -47,4 +51,5 @@ const connect = (h) => {
     close: () => {},
   };
 };
-window.mockScreen = new GameScreen(document.getElementById("app"), "mock", { connect, returnPoints: 30000 });
+const loadGame = async () => record;
+window.mockScreen = new GameScreen(document.getElementById("app"), "mock", { connect, returnPoints: 30000, loadGame });

@@ -10,6 +10,7 @@ import { rememberCommitment } from "./fairness.js";
 import { TableExtras } from "./tablextras.js";
 import { TableFeel } from "./feel.js";
 import { errorLine, errorText } from "./errors.js";
+import { tickCountdown } from "./countdown.js";
 
 
 export class GameScreen {
@@ -42,6 +43,12 @@ export class GameScreen {
     this.resyncing = false;
     this.extras = new TableExtras(this);
     this.feel = new TableFeel(this); // announcements, motion, sounds (feel.js)
+    // The result card's countdown (round_pause), why the game ended and its record
+    // (the final screen's hands and graph); opts.loadGame stands in for the server (mock).
+    this.pauseUntil = null;
+    this.endReason = null;
+    this.record = null;
+    this.loadGame = opts.loadGame || ((id) => api.game(id, opts.watch));
     root.replaceChildren(Object.assign(document.createElement("p"), { textContent: t("common.loading") }));
     this.onKey = (e) => this.key(e);
     document.addEventListener("keydown", this.onKey);
@@ -81,6 +88,7 @@ export class GameScreen {
 
   frame() {
     tickTimer(this.root, this.timer, this.timerSince);
+    tickCountdown(this.root, this.pauseUntil);
     this.raf = requestAnimationFrame(() => this.frame());
   }
 
@@ -182,6 +190,10 @@ export class GameScreen {
         this.showFinal(m.results);
         this.render();
         break;
+      case "round_pause":
+        this.pauseUntil = performance.now() + m.ms;
+        this.render();
+        break;
       case "error":
         this.busy = false;
         this.flash(errorText(m));
@@ -212,11 +224,13 @@ export class GameScreen {
       // Nanchang: the round's whole result (win or 荒牌, jokers, kans, ledger).
       this.overlay = { kind: "result", data: (this.state && this.state.view.result) || ev.result };
     } else if (ev.type === "round_start") {
+      this.pauseUntil = null;
       this.overlay = null;
       this.dismissed = null;
       this.mode = null;
       this.selected = null;
     } else if (ev.type === "game_end") {
+      this.endReason = ev.reason || null;
       this.showFinal(ev.final);
     } else if (ev.type === "game_start" && ev.rules && ev.rules.return_points) {
       this.returnPoints = ev.rules.return_points;
@@ -264,6 +278,13 @@ export class GameScreen {
    * its last round (Nanchang) sends both at once, and the card is not skipped.
    */
   showFinal(final) {
+    if (!this.record && !this.recordAsked) {
+      this.recordAsked = true;
+      this.loadGame(this.gameId).then((g) => {
+        this.record = g;
+        this.render();
+      }, () => {});
+    }
     if (this.overlay && this.overlay.kind === "result") this.pendingFinal = final;
     else this.overlay = { kind: "final", data: final };
   }
@@ -319,6 +340,9 @@ export class GameScreen {
         returnPoints: this.returnPoints,
         log: this.log,
         gameId: this.gameId,
+        pauseUntil: this.pauseUntil,
+        endReason: this.endReason,
+        record: this.record,
       },
       {
         onTile: (tile) => this.clickTile(tile),

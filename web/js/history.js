@@ -20,7 +20,7 @@ export function el(tag, cls, text) {
 
 const WIND_NAMES = ["E", "S", "W", "N"];
 
-function handLabel(h) {
+export function handLabel(h) {
   const wind = t(`wind.${WIND_NAMES[h.round_wind] || "E"}`);
   if (h.result && h.result.result) {
     // Nanchang: the hand in the round and the dealer's repeats.

@@ -176,6 +176,7 @@ export function renderLedgerFinal(card, final, ctx) {
   for (const f of [...final].sort((a, b) => a.rank - b.rank)) {
     const tr = el("tr");
     tr.dataset.rank = f.rank;
+    tr.dataset.seat = f.seat;
     tr.append(el("td", "", String(f.rank)), el("td", "", seatName(ctx.players, f.seat)), el("td", "", signed(f.points)));
     tbl.append(tr);
   }

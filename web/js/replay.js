@@ -491,6 +491,7 @@ export class ReplayScreen {
           overlay,
           returnPoints: (game.rules || {}).return_points,
           log: [],
+          record: game, // the final card's reason, hands and score graph
         },
         { onTile: noop, onAction: noop, onGroup: noop, onCancel: noop, onContinue: () => this.next() },
       ),

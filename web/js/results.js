@@ -4,6 +4,8 @@ import { seatName } from "./names.js";
 import { tileEl, doraKinds, kindOf, sortTiles } from "./tiles.js";
 import { meldLayout } from "./melds.js";
 import { isLedgerResult, renderLedgerResult, renderLedgerFinal } from "./ledger.js";
+import { countdownEl } from "./countdown.js";
+import { finalSummary, markMe, reasonEl } from "./finalsummary.js";
 
 function el(tag, cls, text) {
   const e = document.createElement(tag);
@@ -18,6 +20,24 @@ function nameOf(ctx, seat) {
 
 function signed(n) {
   return n > 0 ? `+${n}` : String(n);
+}
+
+/** Points as the table says them: "+2,000", "7,700", "-1,500". */
+function amount(n, sign = true) {
+  const s = Math.abs(n).toLocaleString("en-US");
+  return n < 0 ? `-${s}` : sign && n > 0 ? `+${s}` : s;
+}
+
+/** Whether a seat declared riichi this round (the view still says so at its result). */
+function declared(ctx, seat) {
+  const p = ctx.view && (ctx.view.players || []).find((x) => x.seat === seat);
+  return !!(p && p.riichi);
+}
+
+function riichiMark() {
+  const m = el("span", "tag riichi-mark", t("result.riichi_mark"));
+  m.dataset.testid = "riichi-mark";
+  return m;
 }
 
 function tilesRow(tiles, dora, cls = "") {
@@ -48,13 +68,40 @@ function deltasTable(data, ctx) {
   const seats = (data.deltas || data.scores || [0, 0, 0, 0]).length;
   for (let s = 0; s < seats; s++) {
     const tr = el("tr");
+    tr.dataset.seat = s;
     const d = (data.deltas || [])[s] ?? 0;
-    tr.append(el("td", "", nameOf(ctx, s)));
+    const who = el("td", "", nameOf(ctx, s));
+    if (declared(ctx, s)) who.append(" ", riichiMark());
+    tr.append(who);
     tr.append(el("td", d > 0 ? "plus" : d < 0 ? "minus" : "", signed(d)));
     tr.append(el("td", "", String((data.scores || [])[s] ?? "")));
     tbl.append(tr);
   }
+  markMe(tbl, ctx);
   return tbl;
+}
+
+/**
+ * What a win was paid, item by item: the hand, the honba, the riichi sticks on the table,
+ * adding up to the winner's gain (records from before these fields show no list).
+ */
+function payoutEl(w) {
+  if (w.honba == null || w.riichi_sticks == null) return null;
+  const list = el("ul", "yaku-list payout");
+  list.dataset.testid = "payout";
+  const item = (key, label, points, sign = true) => {
+    const li = el("li");
+    li.dataset.item = key;
+    li.dataset.points = String(points);
+    li.append(el("span", "", label), el("span", "", amount(points, sign)));
+    list.append(li);
+  };
+  item("hand", t("result.hand_points"), w.points, false);
+  if (w.honba) item("honba", t("result.honba_item", { n: w.honba }), w.honba_points);
+  if (w.riichi_sticks) item("sticks", t("result.sticks_item", { n: w.riichi_sticks }), w.stick_points);
+  item("total", t("result.total_item"), w.deltas[w.seat]);
+  list.lastChild.classList.add("total");
+  return list;
 }
 
 function continueButton(h) {
@@ -71,7 +118,9 @@ function winnerEl(w, data, ctx) {
   const title = w.from_seat == null
     ? t("result.tsumo_by", { name: nameOf(ctx, w.seat) })
     : t("result.ron_by", { name: nameOf(ctx, w.seat), from: nameOf(ctx, w.from_seat) });
-  box.append(el("h3", "", title));
+  const head = el("h3", "", title);
+  if (declared(ctx, w.seat)) head.append(" ", riichiMark());
+  box.append(head);
   const dora = doraKinds(data.dora_indicators, (data.deltas || []).length || 4);
   const hand = el("div", "result-hand");
   const rest = [...w.hand];
@@ -120,6 +169,8 @@ function winnerEl(w, data, ctx) {
   const s = el("div", "result-summary", sum.join(" · "));
   s.dataset.testid = "result-summary";
   box.append(s);
+  const pay = payoutEl(w);
+  if (pay) box.append(pay);
   if (w.pao != null) box.append(el("div", "pao", t("result.pao", { name: nameOf(ctx, w.pao) })));
   return box;
 }
@@ -128,6 +179,7 @@ function winnerEl(w, data, ctx) {
 export function renderResult(card, data, ctx, h) {
   if (isLedgerResult(data)) {
     renderLedgerResult(card, data, ctx, ctx.mySeat != null ? continueButton(h) : null);
+    card.append(countdownEl(ctx.pauseUntil));
     return;
   }
   card.dataset.kind = data.winners ? "agari" : "ryuukyoku";
@@ -142,28 +194,41 @@ export function renderResult(card, data, ctx, h) {
       if (!(data.tenpai || []).length) card.append(el("p", "", t("result.noten")));
       else card.append(el("h3", "", t("result.tenpai_hands")));
     }
+    // Only the hands the server revealed (tenpai seats; kyuushu: the declarer), with
+    // their melds, which everyone saw anyway.
+    const n = (data.deltas || []).length || 4;
+    const dora = doraKinds((ctx.view && ctx.view.dora_indicators) || [], n);
     for (const s of seats) {
       const row = el("div", "draw-hand");
       row.dataset.seat = s;
-      row.append(el("span", "label", nameOf(ctx, Number(s))));
-      row.append(tilesRow(sortTiles(hands[s]), new Set()));
+      row.dataset.testid = "draw-hand";
+      const label = el("span", "label", nameOf(ctx, Number(s)));
+      if (declared(ctx, Number(s))) label.append(" ", riichiMark());
+      row.append(label);
+      row.append(tilesRow(sortTiles(hands[s]), dora));
+      const p = ctx.view && (ctx.view.players || []).find((x) => x.seat === Number(s));
+      if (p && (p.melds || []).length) row.append(meldsRow(p.melds, Number(s), dora, n));
       card.append(row);
     }
     for (const s of data.nagashi || []) card.append(el("p", "", `${t("yaku.nagashi_mangan")}: ${nameOf(ctx, s)}`));
   }
   card.append(deltasTable(data, ctx));
   if (ctx.mySeat != null) card.append(continueButton(h));
+  card.append(countdownEl(ctx.pauseUntil));
 }
 
 /** Final standings: final = [{seat, points, rank, score}]. */
 export function renderFinal(card, final, ctx, h) {
   if (ctx.variant === "nanchang" || (ctx.view && ctx.view.variant === "nanchang")) {
     renderLedgerFinal(card, final, ctx);
+    card.querySelector("h2").after(reasonEl(ctx));
+    markMe(card.querySelector("[data-testid=standings]"), ctx);
+    card.append(...finalSummary(final, ctx));
     card.append(...homeLinks(ctx));
     return;
   }
   card.dataset.kind = "final";
-  card.append(el("h2", "", t("result.final")));
+  card.append(el("h2", "", t("result.final")), reasonEl(ctx));
   const tbl = el("table", "standings");
   tbl.dataset.testid = "standings";
   const head = el("tr");
@@ -175,6 +240,7 @@ export function renderFinal(card, final, ctx, h) {
   for (const f of [...final].sort((a, b) => a.rank - b.rank)) {
     const tr = el("tr");
     tr.dataset.rank = f.rank;
+    tr.dataset.seat = f.seat;
     // The server's score already includes uma and oka; show that part on its own.
     const umaOka = Math.round((f.score - (f.points - ret) / 1000) * 10) / 10;
     tr.append(
@@ -186,7 +252,9 @@ export function renderFinal(card, final, ctx, h) {
     );
     tbl.append(tr);
   }
+  markMe(tbl, ctx);
   card.append(tbl);
+  card.append(...finalSummary(final, ctx));
   card.append(...homeLinks(ctx));
 }
 

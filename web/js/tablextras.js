@@ -24,10 +24,21 @@ function el(tag, cls, text) {
   return e;
 }
 
+/** Who watches, by name; the anonymous ones counted. */
+function watcherNames(names, total) {
+  const parts = [...names];
+  const anon = total - names.length;
+  if (anon > 0) parts.push(t("table.anonymous_watchers", { n: anon }));
+  const w = el("span", "watcher-names", t("table.watcher_names", { names: parts.join(", ") }));
+  w.dataset.testid = "watcher-names";
+  return w;
+}
+
 export class TableExtras {
   constructor(screen) {
     this.screen = screen;
     this.spectators = 0;
+    this.watchers = []; // the named watchers (only a seat is told them)
     this.lastDiscard = null; // {seat, tile} of the newest discard still in its river
     this.toggles = loadToggles();
     this.autoTimer = null;
@@ -43,10 +54,12 @@ export class TableExtras {
 
   onWelcome(m) {
     if (typeof m.spectators === "number") this.spectators = m.spectators;
+    if (Array.isArray(m.watchers)) this.watchers = m.watchers;
   }
 
   onPlayers(m) {
     if (typeof m.spectators === "number") this.spectators = m.spectators;
+    if (Array.isArray(m.watchers)) this.watchers = m.watchers;
   }
 
   onEvent(ev) {
@@ -104,6 +117,7 @@ export class TableExtras {
       const w = el("span", "watching", `👁 ${t("table.watching", { n: this.spectators })}`);
       w.dataset.testid = "watching";
       top.append(w);
+      if (this.watchers.length) top.append(watcherNames(this.watchers, this.spectators));
     }
     this.markLastDiscard(scr, view);
     this.markClaims(scr, view);

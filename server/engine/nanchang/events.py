@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
-from server.engine.events import Event, Standing
+from server.engine.events import EndReason, Event, Standing
 from server.engine.nanchang.melds import Meld
 from server.engine.nanchang.options import NanchangOptions
 from server.engine.nanchang.settlement import RoundResult, WinRecord
@@ -136,6 +136,7 @@ class RoundEnded(Event):
 class GameEnded(Event):
     type: ClassVar[str] = "game_end"
     standings: tuple[Standing, ...]
+    reason: EndReason = "rounds_done"  # N27: the only way a Nanchang game ends
 
 
 NanchangEvent = (

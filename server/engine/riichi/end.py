@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from server.engine.actions import IllegalAction
-from server.engine.events import Event, Standing
+from server.engine.events import EndReason, Event, Standing
 from server.engine.riichi.deal import start_round
 from server.engine.riichi.events import GameEnd, NextRound, RoundEnd
 from server.engine.riichi.state import S_END, GameState, RoundResult
@@ -25,8 +25,9 @@ def next_round(st: GameState) -> list[Event]:
         nxt = (st.round_wind, st.kyoku)
     else:
         nxt = (st.round_wind + (st.kyoku + 1) // n, (st.kyoku + 1) % n)
-    if _game_over(st, rr, nxt, last_wind):
-        return [RoundEnd(tuple(st.scores), None), *_end_game(st)]
+    reason = _end_reason(st, rr, nxt, last_wind)
+    if reason is not None:
+        return [RoundEnd(tuple(st.scores), None), *_end_game(st, reason)]
     st.round_wind, st.kyoku = nxt
     st.dealer = (st.first_dealer + st.kyoku) % n
     st.honba = honba
@@ -37,34 +38,42 @@ def next_round(st: GameState) -> list[Event]:
     return events + start_round(st, None)
 
 
-def _game_over(st: GameState, rr: RoundResult, nxt: tuple[int, int], last_wind: int) -> bool:
+def _end_reason(
+    st: GameState, rr: RoundResult, nxt: tuple[int, int], last_wind: int
+) -> EndReason | None:
+    """Why the game ends after this round (R25), or None: it goes on."""
     rules = st.rules
     if rules.tobi and any(p < 0 for p in st.scores):
-        return True
+        return "tobi"
     target = rules.target
     reached = max(st.scores) >= target
     all_last = (st.round_wind, st.kyoku) >= (last_wind, st.n - 1)
     if not all_last:
-        return False
+        return None
     if rr.renchan:
         # (in the West extension too: Tenhou plays each of its hands like all-last)
         # R25 agari-yame / tenpai-yame: the dealer kept the deal by merit and is top
         yame = rules.agari_yame if rr.kind == "agari" else rules.tenpai_yame
-        return (
+        if (
             yame
             and rr.dealer_merit
             and st.ranking()[0] == st.dealer
             and st.scores[st.dealer] >= target
-        )
-    if st.round_wind > last_wind and reached:
-        return True  # the extension ends as soon as someone reaches the return points
-    if nxt[0] > last_wind + 1 or not rules.west_extension:
-        return True
-    return reached
+        ):
+            return "agari_yame" if rr.kind == "agari" else "tenpai_yame"
+        return None
+    if st.round_wind > last_wind:
+        if reached:
+            return "extension_reached"  # as soon as someone reaches the return points
+        return "extension_limit" if nxt[0] > last_wind + 1 else None
+    if not rules.west_extension or reached:
+        return "last_round"
+    return None
 
 
-def _end_game(st: GameState) -> list[Event]:
+def _end_game(st: GameState, reason: EndReason) -> list[Event]:
     st.phase = "game_end"
+    st.end_reason = reason
     st.step = S_END
     rules = st.rules
     order = st.ranking()
@@ -88,5 +97,6 @@ def _end_game(st: GameState) -> list[Event]:
             scores=tuple(st.scores),
             riichi_sticks_to_first=sticks if rules.leftover_sticks_to_first else 0,
             seed=st.seed,
+            reason=reason,
         )
     ]

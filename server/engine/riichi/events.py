@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from server.engine.events import Event, Standing
+from server.engine.events import EndReason, Event, Standing
 from server.engine.melds import Meld
 from server.engine.riichi.rules import RuleSet
 from server.engine.riichi.win import WinResult
@@ -137,6 +137,8 @@ class Winner:
     points: int  # the ron amount, or the tsumo total before honba and sticks
     pao: int | None  # the liable seat (R24)
     deltas: tuple[int, ...]  # this win alone, honba and sticks included
+    honba: int = 0  # honba paid to this win (only the first of a double ron gets them)
+    riichi_sticks: int = 0  # riichi sticks this win collected
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,6 +188,7 @@ class GameEnd(Event):
     scores: tuple[int, ...]
     riichi_sticks_to_first: int
     seed: bytes
+    reason: EndReason
 
 
 RoundResultEvent = Agari | Ryuukyoku

@@ -65,6 +65,8 @@ def _winner(
         points=points,
         pao=pao,
         deltas=tuple(deltas),
+        honba=honba,
+        riichi_sticks=sticks,
     )
 
 

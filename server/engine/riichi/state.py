@@ -13,7 +13,7 @@ from enum import StrEnum
 from typing import Any, NamedTuple
 
 from server.engine.actions import Action
-from server.engine.events import Event, Standing
+from server.engine.events import EndReason, Event, Standing
 from server.engine.melds import Meld
 from server.engine.riichi.events import RoundResultEvent, Winner
 from server.engine.riichi.rules import RuleSet
@@ -93,6 +93,7 @@ class GameState:
         self.log: list[Action | None] = []
         self.round_results: list[RoundResult] = []
         self.final: tuple[Standing, ...] | None = None
+        self.end_reason: EndReason | None = None  # why the game ended (R25), at game_end
         self.start_events: list[Event] = []
         self.total_points = 0
         self._tile = TILE_RED if rules.red_fives else TILE_PLAIN

@@ -129,6 +129,10 @@ def test_n27_the_game_ends_when_the_deal_leaves_the_last_dealer(
     opts = PRESETS[preset]
     g = _win_by(False, opts, hand_number=3, round_wind=last_wind)
     assert g.phase == "game_end" and g.final is not None
+    # the game_end event says why on the wire (the final screen shows it)
+    from server.wire.nanchang import event_json
+
+    assert event_json(GameEnded(g.final))["reason"] == "rounds_done"
     g = _win_by(True, opts, hand_number=3, round_wind=last_wind)
     assert g.phase == "round_end"  # the last dealer keeps the deal: the game goes on
     if preset == "nanchang":  # the end of the first 圈 is not the end of the game
