@@ -8,6 +8,8 @@ import { t, onLangChange } from "./i18n.js";
 import { renderTable, tickTimer } from "./table.js";
 import { rememberCommitment } from "./fairness.js";
 import { TableExtras } from "./tablextras.js";
+import { TableAccess } from "./a11y.js";
+import { TouchDiscard } from "./touch.js";
 import { errorLine, errorText } from "./errors.js";
 
 
@@ -40,6 +42,8 @@ export class GameScreen {
     this.log = [];
     this.resyncing = false;
     this.extras = new TableExtras(this);
+    this.a11y = new TableAccess(this);
+    this.touch = new TouchDiscard(this);
     root.replaceChildren(Object.assign(document.createElement("p"), { textContent: t("common.loading") }));
     this.onKey = (e) => this.key(e);
     document.addEventListener("keydown", this.onKey);
@@ -74,6 +78,7 @@ export class GameScreen {
     this.offLang();
     cancelAnimationFrame(this.raf);
     this.extras.destroy();
+    this.a11y.destroy();
   }
 
   frame() {
@@ -194,6 +199,7 @@ export class GameScreen {
   event(ev) {
     this.logEvent(ev);
     this.extras.onEvent(ev);
+    this.a11y.onEvent(ev);
     if (ev.type === "discard") {
       if (ev.seat === this.mySeat) this.showDiscard();
       this.mode = null;
@@ -294,6 +300,7 @@ export class GameScreen {
       return;
     }
     this.dirty = false;
+    this.a11y.beforeRender();
     renderTable(
       this.root,
       {
@@ -312,7 +319,7 @@ export class GameScreen {
         gameId: this.gameId,
       },
       {
-        onTile: (tile) => this.clickTile(tile),
+        onTile: (tile, index, e) => this.touch.tap(tile, index, e) || this.clickTile(tile),
         onAction: (a) => this.send(a),
         onGroup: (g) => this.group(g),
         onCancel: () => {
@@ -329,6 +336,8 @@ export class GameScreen {
       },
     );
     this.extras.decorate(this.root);
+    this.touch.decorate(this.root);
+    this.a11y.afterRender();
     if (this.toast) {
       const d = document.createElement("div");
       d.className = "toast";
@@ -375,6 +384,8 @@ export class GameScreen {
 
   key(e) {
     if (!this.view || e.target.closest("input, select, textarea") || e.ctrlKey || e.metaKey || e.altKey) return;
+    // Enter on a focused button or link is that button's (a11y.js keeps focus on them).
+    if (e.key === "Enter" && e.target.closest("button, a")) return;
     if (this.overlay && this.overlay.kind === "result") {
       // Enter on a round result is "continue"; nothing else acts under the card.
       if (e.key === "Enter") {

@@ -4,24 +4,16 @@
 import { t } from "./i18n.js";
 import { tileEl } from "./tiles.js";
 import { seatName } from "./names.js";
+import { tileName } from "./tilenames.js";
+
+// Re-exported for the replay viewer, which reads tile names from here.
+export { tileName };
 
 function el(tag, cls, text) {
   const e = document.createElement(tag);
   if (cls) e.className = cls;
   if (text != null) e.textContent = text;
   return e;
-}
-
-const HONORS = ["east", "south", "west", "north", "white", "green", "red_dragon"];
-
-/** A tile's name in the current language ("3 of characters", "三萬", "东风"). */
-export function tileName(tile) {
-  if (!tile) return "";
-  const n = tile[0] === "0" ? 5 : Number(tile[0]);
-  const suit = tile[1];
-  if (suit === "z") return t(`review.tile_${HONORS[n - 1]}`);
-  const name = t(`review.tile_${suit}`, { n });
-  return tile[0] === "0" ? t("review.tile_red", { name }) : name;
 }
 
 /** A tile image with its name beside it. */
