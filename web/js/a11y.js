@@ -49,11 +49,14 @@ export class TableAccess {
     this.focus = null;
     this.turn = false; // the table waited on us at the last render
     this.onKey = (e) => this.key(e);
+    this.onFocus = (e) => this.roveTo(e.target);
     screen.root.addEventListener("keydown", this.onKey);
+    screen.root.addEventListener("focusin", this.onFocus);
   }
 
   destroy() {
     this.screen.root.removeEventListener("keydown", this.onKey);
+    this.screen.root.removeEventListener("focusin", this.onFocus);
     this.region.remove();
   }
 
@@ -116,6 +119,13 @@ export class TableAccess {
       target = tiles[i] || tiles[0];
     }
     if (target && document.activeElement !== target) target.focus({ preventScroll: true });
+  }
+
+  /** The hand's one tab stop is the tile last focused, so Tab and Shift+Tab come back to it. */
+  roveTo(el) {
+    const tile = el && el.closest && el.closest(".hand-tiles .tile");
+    if (!tile) return;
+    for (const x of tile.parentElement.children) x.tabIndex = x === tile ? 0 : -1;
   }
 
   /** Every hand tile a button named in words; one of them in the tab order. */
