@@ -313,6 +313,28 @@ def test_no_page_is_wider_than_a_phone(browser: Any, app_server: AppServer) -> N
         "(els) => els.map((e) => e.getBoundingClientRect().width)"
     )
     assert len(hand) >= 13 and min(hand) >= 40
+    # A live game with bots: our turn, our discard and the next seat's are said.
+    live = "(text) => document.querySelector('[data-testid=live]').innerText.includes(text)"
+    drawn = page.locator(".hand-tiles .tile.drawn.playable")
+    passing = page.locator(".action-btn[data-action=pass]")
+    # Until our first draw, pass on any call offered (no timer: it would wait for us).
+    page.wait_for_function(
+        "() => !!document.querySelector('.hand-tiles .tile.drawn.playable, [data-action=pass]')"
+    )
+    while not drawn.count():
+        if passing.count():
+            passing.click()
+        page.wait_for_function(
+            "() => !!document.querySelector('.hand-tiles .tile.drawn.playable, [data-action=pass]')"
+        )
+    page.wait_for_function(live, arg="Your turn: you drew ")
+    drawn.click()
+    page.wait_for_function(live, arg="Aoi Nakamura-Lee discards ")
+    # The next seat's move (its discard, a call or a win) is said too.
+    page.wait_for_function(
+        "() => /Bot \\(efficient\\) \\d/.test(document.querySelector('[data-testid=live]').innerText)"
+    )
+    assert page.evaluate(_FOCUSED_TILE_JS) is not None
     resp = me.context.request.post(
         f"{app_server.url}/api/games/import?filename=double-ron.mjlog",
         data=MJLOG.read_bytes(),
@@ -320,17 +342,22 @@ def test_no_page_is_wider_than_a_phone(browser: Any, app_server: AppServer) -> N
     )
     assert resp.ok, resp.text()
     game_id = resp.json()["id"]
+    my_id = me.context.request.get(f"{app_server.url}/api/me").json()["id"]
     for route, ready in [
         ("#/history", "[data-testid=history-page]"),
         ("#/history/all", "[data-testid=history-page]"),
         (f"#/replay/{game_id}/1/0/1o", ".table-screen"),
         (f"#/replay/{game_id}/1/8/1o", ".table-screen"),
         ("#/account", ".card"),
+        (f"#/player/{my_id}", ".card"),
         ("#/leaderboard", ".card"),
         ("#/leaderboard/sanma", ".card"),
     ]:
         page.goto(f"{app_server.url}/{route}")
         page.locator(ready).first.wait_for()
         fits(route)
+        # Tiles in words everywhere, the replay included: never "3z".
+        alts = page.locator("img").evaluate_all("(els) => els.map((e) => e.alt)")
+        assert not any(CODE.search(a) for a in alts), route
     assert me.errors == []
     me.context.close()
