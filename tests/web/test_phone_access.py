@@ -72,6 +72,8 @@ _CONTRAST_JS = """(el) => {
           bg: 'rgb(' + bg.join(', ') + ')', size: getComputedStyle(el).fontSize};
 }"""
 
+LIVE_HAS = "(text) => document.querySelector('[data-testid=live]').innerText.includes(text)"
+
 _FOCUSED_TILE_JS = """() => {
   const a = document.activeElement;
   const tile = a && a.closest('.hand-tiles .tile');
@@ -130,7 +132,8 @@ def mocks(browser: Any, app_server: AppServer) -> Iterator[Any]:
 
 
 def _inside(box: dict[str, float], w: float, h: float) -> bool:
-    return box["left"] >= -0.5 and box["top"] >= -0.5 and box["right"] <= w + 0.5 and box["bottom"] <= h + 0.5
+    inside_x = box["left"] >= -0.5 and box["right"] <= w + 0.5
+    return inside_x and box["top"] >= -0.5 and box["bottom"] <= h + 0.5
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -219,7 +222,9 @@ def test_tiles_have_spoken_names(mocks: Any, lang: str) -> None:
     assert tabbable.count() == 1
     assert m.tile("4m").get_attribute("aria-disabled") == "true"
     # Rivers, melds and dora indicators: images named in words, never "3z".
-    alts = page.locator(".board img, .dora-box img, .own-melds img").evaluate_all("(els) => els.map((e) => e.alt)")
+    alts = page.locator(".board img, .dora-box img, .own-melds img").evaluate_all(
+        "(els) => els.map((e) => e.alt)"
+    )
     assert d["review.tile_red_dragon"] in alts  # 7z in two rivers
     assert d["review.tile_white"] in alts  # our pon of 5z
     assert alts and not any(CODE.search(a) for a in alts)
@@ -236,9 +241,7 @@ def test_live_region_says_calls_turns_and_discards(mocks: Any) -> None:
     assert "Aoi calls Pon" in live
     assert "Your turn: you drew 7 of bamboo" in live
     m.tile("6p").click()
-    page.wait_for_function(
-        "() => document.querySelector('[data-testid=live]').innerText.includes('Aoi discards 6 of dots')"
-    )
+    page.wait_for_function(LIVE_HAS, arg="Aoi discards 6 of dots")
     # The region is outside the re-rendered table: the lines stay.
     assert "Aoi calls Pon" in m.live()
     # Japanese.
@@ -314,7 +317,6 @@ def test_no_page_is_wider_than_a_phone(browser: Any, app_server: AppServer) -> N
     )
     assert len(hand) >= 13 and min(hand) >= 40
     # A live game with bots: our turn, our discard and the next seat's are said.
-    live = "(text) => document.querySelector('[data-testid=live]').innerText.includes(text)"
     drawn = page.locator(".hand-tiles .tile.drawn.playable")
     passing = page.locator(".action-btn[data-action=pass]")
     # Until our first draw, pass on any call offered (no timer: it would wait for us).
@@ -327,12 +329,12 @@ def test_no_page_is_wider_than_a_phone(browser: Any, app_server: AppServer) -> N
         page.wait_for_function(
             "() => !!document.querySelector('.hand-tiles .tile.drawn.playable, [data-action=pass]')"
         )
-    page.wait_for_function(live, arg="Your turn: you drew ")
+    page.wait_for_function(LIVE_HAS, arg="Your turn: you drew ")
     drawn.click()
-    page.wait_for_function(live, arg="Aoi Nakamura-Lee discards ")
+    page.wait_for_function(LIVE_HAS, arg="Aoi Nakamura-Lee discards ")
     # The next seat's move (its discard, a call or a win) is said too.
     page.wait_for_function(
-        "() => /Bot \\(efficient\\) \\d/.test(document.querySelector('[data-testid=live]').innerText)"
+        "() => /Bot \\(efficient\\) \\d/.test(document.getElementById('table-live').innerText)"
     )
     assert page.evaluate(_FOCUSED_TILE_JS) is not None
     resp = me.context.request.post(
