@@ -275,6 +275,15 @@ def test_focus_stays_on_a_tile_after_a_discard(mocks: Any, size: dict[str, int])
     page.wait_for_function("() => document.querySelectorAll('.hand-tiles .tile').length === 10")
     focused = page.evaluate(_FOCUSED_TILE_JS)
     assert focused is not None and focused["index"] == 4
+    if size is DESKTOP:
+        # A button's action: the button goes, the focus goes to the hand.
+        page = m.open("case=call")
+        page.locator(".actions [data-action=pass]").click()
+        assert m.sent == [{"type": "pass"}]
+        assert page.evaluate(_FOCUSED_TILE_JS) == {"tile": "2m", "index": 0}
+        page = m.open("case=discard&echo=1")
+        m.tile("6p").click()
+        page.wait_for_function("() => document.querySelectorAll('.hand-tiles .tile').length === 10")
     # Tab moves from the hand to what follows, Shift+Tab comes back to one tile.
     page.keyboard.press("Shift+Tab")
     page.keyboard.press("Tab")
