@@ -19,7 +19,10 @@ function el(tag, cls, text) {
 /** A tile image with its name beside it. */
 export function namedTile(tile) {
   const box = el("span", "named-tile");
-  box.append(tileEl(tile, { classes: ["mini"] }), el("span", "", tileName(tile)));
+  const img = tileEl(tile, { classes: ["mini"] });
+  // The name is written beside it: a screen reader need not say it twice.
+  img.querySelector("img").alt = "";
+  box.append(img, el("span", "", tileName(tile)));
   box.title = tileName(tile);
   return box;
 }
