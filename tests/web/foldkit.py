@@ -28,7 +28,7 @@ def client_modules(into: Path) -> Path:
     package.json: it needs no build)."""
     js = into / "js"
     js.mkdir(exist_ok=True)
-    for name in ("fold.js", "tiles.js"):
+    for name in ("fold.js", "tiles.js", "tilenames.js", "i18n.js"):
         shutil.copy(ROOT / "web" / "js" / name, js / name)
     (js / "package.json").write_text('{"type": "module"}')
     return js

@@ -340,11 +340,11 @@ def test_tab_title_your_turn_and_the_clock_discarding(mock: Mock) -> None:
     page = mock.open("case=discard")
     assert page.title() == "● Your turn · Jantaku"
     page = mock.open("case=discard&clock=1")
-    page.locator(".toast", has_text="Time ran out: 7s was discarded for you.").wait_for()
+    page.locator(".toast", has_text="Time ran out: 7 of bamboo was discarded for you.").wait_for()
     assert mock.sent == []
     # The discard is made: no longer our turn.
     assert page.title() == "Jantaku"
     page = mock.open("case=discard&lang=zh&clock=1")
-    page.locator(".toast", has_text="超时：已自动为你打出 7s。").wait_for()
+    page.locator(".toast", has_text="超时：已自动为你打出 7条。").wait_for()
     page = mock.open("case=call&lang=zh")
     assert page.title() == "● 轮到你 · 雀桌"

@@ -129,7 +129,7 @@ def test_r16_waits_furiten_and_no_yaku_warnings(mock: Mock) -> None:
     assert waits.count() == 2
     assert waits.nth(0).inner_text().strip() == "2 left"
     assert "no-yaku" in (waits.nth(1).get_attribute("class") or "")
-    assert "7s" in page.locator(".no-yaku-warn").inner_text()
+    assert "7 of bamboo" in page.locator(".no-yaku-warn").inner_text()
     assert "tsumo" in page.locator(".furiten-warn").inner_text()
 
 

@@ -9,6 +9,8 @@ import { renderTable, tickTimer } from "./table.js";
 import { rememberCommitment } from "./fairness.js";
 import { TableExtras } from "./tablextras.js";
 import { TableFeel } from "./feel.js";
+import { TableAccess } from "./a11y.js";
+import { TouchDiscard } from "./touch.js";
 import { errorLine, errorText } from "./errors.js";
 import { tickCountdown } from "./countdown.js";
 
@@ -49,6 +51,8 @@ export class GameScreen {
     this.endReason = null;
     this.record = null;
     this.loadGame = opts.loadGame || ((id) => api.game(id, opts.watch));
+    this.a11y = new TableAccess(this);
+    this.touch = new TouchDiscard(this);
     root.replaceChildren(Object.assign(document.createElement("p"), { textContent: t("common.loading") }));
     this.onKey = (e) => this.key(e);
     document.addEventListener("keydown", this.onKey);
@@ -84,6 +88,7 @@ export class GameScreen {
     cancelAnimationFrame(this.raf);
     this.extras.destroy();
     this.feel.destroy();
+    this.a11y.destroy();
   }
 
   frame() {
@@ -215,6 +220,7 @@ export class GameScreen {
     this.logEvent(ev);
     this.extras.onEvent(ev);
     this.feel.onEvent(ev);
+    this.a11y.onEvent(ev);
     if (ev.type === "discard") {
       if (ev.seat === this.mySeat) this.showDiscard();
       this.mode = null;
@@ -324,6 +330,7 @@ export class GameScreen {
       return;
     }
     this.dirty = false;
+    this.a11y.beforeRender();
     renderTable(
       this.root,
       {
@@ -345,7 +352,7 @@ export class GameScreen {
         record: this.record,
       },
       {
-        onTile: (tile) => this.clickTile(tile),
+        onTile: (tile, index, e) => this.touch.tap(tile, index, e) || this.clickTile(tile),
         onAction: (a) => this.send(a),
         onGroup: (g) => this.group(g),
         onCancel: () => {
@@ -363,6 +370,8 @@ export class GameScreen {
     );
     this.extras.decorate(this.root);
     this.feel.decorate(this.root);
+    this.touch.decorate(this.root);
+    this.a11y.afterRender();
     if (this.toast) {
       const d = document.createElement("div");
       d.className = "toast";
@@ -409,6 +418,8 @@ export class GameScreen {
 
   key(e) {
     if (!this.view || e.target.closest("input, select, textarea") || e.ctrlKey || e.metaKey || e.altKey) return;
+    // Enter on a focused button or link is that button's (a11y.js keeps focus on them).
+    if (e.key === "Enter" && e.target.closest("button, a")) return;
     if (this.overlay && this.overlay.kind === "result") {
       // Enter on a round result is "continue"; nothing else acts under the card.
       if (e.key === "Enter") {

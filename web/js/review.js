@@ -4,6 +4,10 @@
 import { t } from "./i18n.js";
 import { tileEl } from "./tiles.js";
 import { seatName } from "./names.js";
+import { tileName } from "./tilenames.js";
+
+// Re-exported for the replay viewer, which reads tile names from here.
+export { tileName };
 
 function el(tag, cls, text) {
   const e = document.createElement(tag);
@@ -12,22 +16,13 @@ function el(tag, cls, text) {
   return e;
 }
 
-const HONORS = ["east", "south", "west", "north", "white", "green", "red_dragon"];
-
-/** A tile's name in the current language ("3 of characters", "三萬", "东风"). */
-export function tileName(tile) {
-  if (!tile) return "";
-  const n = tile[0] === "0" ? 5 : Number(tile[0]);
-  const suit = tile[1];
-  if (suit === "z") return t(`review.tile_${HONORS[n - 1]}`);
-  const name = t(`review.tile_${suit}`, { n });
-  return tile[0] === "0" ? t("review.tile_red", { name }) : name;
-}
-
 /** A tile image with its name beside it. */
 export function namedTile(tile) {
   const box = el("span", "named-tile");
-  box.append(tileEl(tile, { classes: ["mini"] }), el("span", "", tileName(tile)));
+  const img = tileEl(tile, { classes: ["mini"] });
+  // The name is written beside it: a screen reader need not say it twice.
+  img.querySelector("img").alt = "";
+  box.append(img, el("span", "", tileName(tile)));
   box.title = tileName(tile);
   return box;
 }

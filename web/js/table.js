@@ -9,6 +9,7 @@ import { renderResult, renderFinal } from "./results.js";
 import { WINDS, seatCount, seatPosition, seatWind } from "./seats.js";
 import { markJokers } from "./jokers.js";
 import { wallEl, diceEl } from "./wall.js";
+import { tileNames } from "./tilenames.js";
 
 // Position of a seat seen from the viewer (seats.js): 0 self (bottom), 1 shimocha (right),
 // 2 toimen (top), 3 kamicha (left); three seats have no toimen. The zone of each is
@@ -244,7 +245,7 @@ function helpEl(ctx) {
     }
     box.append(w);
     const noYaku = waits.filter((x) => !x.yaku).map((x) => x.tile);
-    if (noYaku.length) box.append(el("span", "warn no-yaku-warn", t("table.no_yaku", { tiles: noYaku.join(" ") })));
+    if (noYaku.length) box.append(el("span", "warn no-yaku-warn", t("table.no_yaku", { tiles: tileNames(noYaku) })));
   } else if (typeof help.shanten === "number" && help.shanten > 0) {
     box.append(el("span", "shanten", t("table.shanten", { n: help.shanten })));
   }
@@ -278,7 +279,7 @@ function myHandEl(ctx, h) {
     const tl = tileEl(tile, { dora: dora.has(kindOf(tile)), classes });
     tl.dataset.index = i;
     if (choosing && allowed.has(tile)) {
-      tl.addEventListener("click", () => h.onTile(tile));
+      tl.addEventListener("click", (e) => h.onTile(tile, i, e));
     }
     row.append(tl);
   });

@@ -7,6 +7,7 @@ import { api } from "./api.js";
 import { t } from "./i18n.js";
 import { errorLine } from "./errors.js";
 import { tileEl } from "./tiles.js";
+import { tileName } from "./tilenames.js";
 import { autoAction, loadToggles, saveToggles, togglesEl } from "./autoplay.js";
 
 const CALL_EVENTS = new Set(["call", "pon", "chi", "daiminkan"]);
@@ -67,7 +68,7 @@ export class TableExtras {
     if (ev.type === "discard") {
       this.lastDiscard = { seat: ev.seat, tile: ev.tile };
       if (ev.seat === s.mySeat && !s.busy && this.clockRanOut()) {
-        s.flash(t("table.clock_discarded", { tile: ev.tile }));
+        s.flash(t("table.clock_discarded", { tile: tileName(ev.tile) }));
       }
     } else if (ev.type === "round_start" || CALL_EVENTS.has(ev.type)) {
       this.lastDiscard = null;

@@ -1,4 +1,5 @@
 // Tile notation (R1) helpers and tile elements. Tiles are strings: "5p", "0p" = red 5p, "1z".."7z".
+import { tileName } from "./tilenames.js";
 
 const SUIT_ORDER = { m: 0, p: 1, s: 2, z: 3 };
 
@@ -47,7 +48,8 @@ export function tileEl(tile, opts = {}) {
   const img = document.createElement("img");
   const name = opts.back || !tile ? "back" : tile;
   img.src = `tiles/${name}.svg`;
-  img.alt = opts.back || !tile ? "" : tile;
+  // Its name in words for screen readers and the replay ("red 5 of dots", never "0p").
+  img.alt = opts.back || !tile ? "" : tileName(tile);
   img.draggable = false;
   wrap.dataset.tile = opts.back ? "" : tile || "";
   wrap.append(img);
