@@ -16,6 +16,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from server.db.models import RemoteBot
+from tests.external.tsumogiri_remote import answer
 from tests.server.wsclient import TableClient
 
 RULES = {"preset": "standard", "length": "tonpuu", "think_seconds": 0}
@@ -65,15 +66,8 @@ class TsumogiriRemote:
                 events = json.loads(raw)
                 assert isinstance(events, list), events
                 self.requests.append(events)
-                for e in events:
-                    if e["type"] == "start_game":
-                        self.actor = e["id"]
-                last = events[-1] if events else {}
-                reply: dict[str, Any] = {"type": "none"}
-                if last.get("type") == "tsumo" and last.get("actor") == self.actor:
-                    reply = {"type": "dahai", "actor": self.actor, "pai": last["pai"]}
-                    reply["tsumogiri"] = True
-                    self.discards += 1
+                self.actor, reply = answer(events, self.actor)
+                self.discards += reply["type"] == "dahai"
                 await self.ws.send(json.dumps(reply))
                 if self.quit_after is not None and self.discards >= self.quit_after:
                     await self.ws.close()
