@@ -212,4 +212,5 @@ async def delete_account(body: DeleteBody, request: Request, response: Response,
     except AccountError as exc:
         raise _refused(exc) from None
     ctx.credential_sockets.close(hashes)
+    ctx.remote_bots.kick(owner=pid)  # its bots went with it
     response.delete_cookie(COOKIE_NAME)

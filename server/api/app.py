@@ -24,6 +24,7 @@ from server.api import (
     lobbies,
     memory,
     players,
+    remotebots,
     score,
     stats,
     variants,
@@ -51,6 +52,7 @@ from server.db.models import Lobby
 from server.db.recorder import Recorder
 from server.db.session import Database
 from server.external.registry import parse_registry, table_bot_factory
+from server.external.remote import RemoteHub
 from server.paths import project_root
 from server.settings import Settings, get_settings
 from server.tables.manager import TableManager
@@ -185,11 +187,10 @@ def create_app(
         sink: TableSink = recorder
         if settings.clustered:
             sink = FencedSink(recorder, lambda g: node is not None and node.leases.valid(g))
-        factory = bot_factory
-        if factory is None and settings.mjai_bots:
-            factory = table_bot_factory(
-                parse_registry(settings.mjai_bots), settings.mjai_timeout_seconds
-            )
+        remote = RemoteHub()  # the bots connected on /ws/bot
+        factory = bot_factory or table_bot_factory(
+            parse_registry(settings.mjai_bots), settings.mjai_timeout_seconds, remote
+        )
         tables = TableManager(config, sink, factory)
         node: Node | None = None
         if settings.clustered:
@@ -223,6 +224,7 @@ def create_app(
             rename_limiter=WindowLimiter(settings.rename_rate_per_minute, 60.0),
             login_limiter=WindowLimiter(settings.login_rate_per_minute, 60.0),
             node=node,
+            remote_bots=remote,
         )
         if node is not None:
             shared_limits(ctx, node)
@@ -282,12 +284,14 @@ def create_app(
     app.include_router(lobbies.router)
     app.include_router(variants.router)
     app.include_router(lobbies.me_router)
+    app.include_router(remotebots.router)
     app.include_router(bots.router)
     app.include_router(games.router)
     app.include_router(score.router)
     app.include_router(history.router)
     app.include_router(analysis.router)
     app.include_router(ws.router)
+    app.include_router(remotebots.ws_router)
     app.include_router(health.router)
     if settings.bench_tables:
         from server.api import benchtables

@@ -1,5 +1,5 @@
-"""``GET /api/bots``: the bot levels a lobby offers, ours per game and the operator's
-external mjai bots (four-player riichi only)."""
+"""``GET /api/bots``: the bot levels a lobby offers, ours per game, and the external mjai
+bots (four-player riichi only): the operator's, and the remote bots connected now."""
 
 from __future__ import annotations
 
@@ -18,5 +18,5 @@ router = APIRouter(prefix="/api", tags=["bots"])
 async def bot_levels(ctx: Ctx) -> dict[str, Any]:
     return {
         "levels": list(LEVELS["riichi"]),
-        "external": sorted(parse_registry(ctx.settings.mjai_bots)),
+        "external": [*sorted(parse_registry(ctx.settings.mjai_bots)), *ctx.remote_bots.levels()],
     }

@@ -19,6 +19,7 @@ from server.db import accounts, games
 from server.db.models import Player
 from server.db.recorder import Recorder
 from server.db.session import Database
+from server.external.remote import RemoteHub
 from server.settings import Settings
 from server.tables.manager import TableManager
 
@@ -45,6 +46,8 @@ class ServerContext:
     credential_sockets: SocketRegistry = field(default_factory=SocketRegistry)
     # This process among many (JANTAKU_REDIS_URL), else None.
     node: Node | None = None
+    # Remote bots connected on /ws/bot (api/remotebots.py).
+    remote_bots: RemoteHub = field(default_factory=RemoteHub)
     # Log imports running now, per player.
     imports: dict[int, int] = field(default_factory=dict)
     # Analyses of finished games (immutable once over), newest last: api/analysis.py.

@@ -90,8 +90,8 @@ class SeatBody(Strict):
 
 
 class BotBody(Strict):
-    # The levels of the lobby's game (``server.bots.LEVELS``) or an operator's external
-    # bot (``mjai-<name>``), checked by the lobby.
+    # The levels of the lobby's game (``server.bots.LEVELS``), an operator's external
+    # bot (``mjai-<name>``) or a connected remote bot (``remote-<name>``), checked by the lobby.
     level: str = Field(default="efficient", min_length=1, max_length=32)
     slot: Slot | None = None
 

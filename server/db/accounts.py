@@ -25,6 +25,7 @@ from server.db.models import (
     Player,
     PlayerGameStats,
     Rating,
+    RemoteBot,
     utcnow,
 )
 
@@ -171,6 +172,7 @@ def delete_account(s: Session, player_id: int, dead_hash: str) -> list[str]:
     s.execute(delete(LobbySeat).where(LobbySeat.player_id == player_id))
     s.execute(delete(PlayerGameStats).where(PlayerGameStats.player_id == player_id))
     s.execute(delete(Rating).where(Rating.player_id == player_id))
+    s.execute(delete(RemoteBot).where(RemoteBot.player_id == player_id))
     p.name = ANONYMOUS
     p.username = None
     p.password_hash = None

@@ -89,7 +89,7 @@ class LobbySeat(Base):
     lobby_id: Mapped[int] = mapped_column(ForeignKey("lobbies.id"), primary_key=True)
     slot: Mapped[int] = mapped_column(Integer, primary_key=True)
     player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True)
-    bot: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    bot: Mapped[str | None] = mapped_column(String(32), nullable=True)
     ready: Mapped[bool] = mapped_column(Boolean, default=False)
 
     lobby: Mapped[Lobby] = relationship(back_populates="seats")
@@ -126,7 +126,7 @@ class GameSeat(Base):
     player_id: Mapped[int | None] = mapped_column(
         ForeignKey("players.id"), nullable=True, index=True
     )
-    bot: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    bot: Mapped[str | None] = mapped_column(String(32), nullable=True)
     name: Mapped[str] = mapped_column(String(32))
     final_points: Mapped[int | None] = mapped_column(Integer, nullable=True)
     rank: Mapped[int | None] = mapped_column(Integer, nullable=True)
@@ -223,3 +223,16 @@ class Rating(Base):
     sigma: Mapped[float] = mapped_column(Float)
     games: Mapped[int] = mapped_column(Integer, default=0)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class RemoteBot(Base):
+    """A bot an account plays over ``/ws/bot`` (level ``remote-<name>``): only an HMAC of
+    its token is stored; deleting the row revokes the token."""
+
+    __tablename__ = "remote_bots"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    name: Mapped[str] = mapped_column(String(16), unique=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

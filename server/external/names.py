@@ -18,6 +18,8 @@ Form = Literal["array", "lines"]
 
 PREFIXES: dict[str, Form] = {"mjai:": "array", "mjai-lines:": "lines"}
 LEVEL_PREFIX = "mjai-"
+# A bot an account connects over /ws/bot (server/external/remote.py): remote-<name>.
+REMOTE_PREFIX = "remote-"
 
 
 @dataclass(frozen=True, slots=True)

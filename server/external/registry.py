@@ -7,7 +7,8 @@ from typing import Any
 
 from server.bots import make_bot
 from server.external.channel import AsyncChannel, SyncChannel
-from server.external.names import ExternalBot, parse_registry, parse_spec
+from server.external.names import REMOTE_PREFIX, ExternalBot, parse_registry, parse_spec
+from server.external.remote import RemoteChannel, RemoteHub
 from server.external.seat import AsyncMjaiBot, MjaiBot
 
 
@@ -23,16 +24,22 @@ def make_seat_bot(name: str, seed: int, variant: str, seat: int, *, timeout: flo
 
 
 def table_bot_factory(
-    registered: dict[str, ExternalBot], timeout: float = 5.0
+    registered: dict[str, ExternalBot], timeout: float = 5.0, remote: RemoteHub | None = None
 ) -> Callable[[str, int, str], Any]:
-    """A live table's bot factory: registered external levels, else our own levels."""
+    """A live table's bot factory: registered external levels, remote bots (``remote``:
+    the hub they connect to), else our own levels."""
 
     def make(level: str, seed: int, variant: str) -> Any:
         ext = registered.get(level)
-        if ext is None:
+        is_remote = remote is not None and level.startswith(REMOTE_PREFIX)
+        if ext is None and not is_remote:
             return make_bot(level, seed, variant)
         if variant != "riichi":
             raise ValueError(f"{level} plays the four-player game only")
+        if ext is None:
+            assert remote is not None
+            channel = RemoteChannel(remote, level[len(REMOTE_PREFIX) :], timeout)
+            return AsyncMjaiBot(channel, name=level)
         return AsyncMjaiBot(AsyncChannel(ext.command, ext.form, timeout), name=level)
 
     return make

@@ -15,17 +15,26 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from server.bots import Bot
 from server.bots.defensive import DefensiveBot
 from server.engine.actions import A_RIICHI, Action
 from server.engine.events import Event
 from server.engine.riichi.observe import Observation
-from server.external.channel import AsyncChannel, SyncChannel
+from server.external.channel import SyncChannel
 from server.records.mjai_live import REACH, MjaiFeed, reply_action
 
 Ask = Callable[[Sequence[dict[str, Any]]], Any]
+
+
+class LiveChannel(Protocol):
+    """What a live seat talks to: a process (``AsyncChannel``) or a socket
+    (``remote.RemoteChannel``)."""
+
+    async def start(self, seat: int) -> None: ...
+    async def ask(self, events: Sequence[dict[str, Any]]) -> Any: ...
+    async def close(self) -> None: ...
 
 
 class _Seat:
@@ -95,10 +104,11 @@ class MjaiBot(_Seat):
 
 
 class AsyncMjaiBot(_Seat):
-    """A seat played by an external bot over an ``AsyncChannel`` (live tables)."""
+    """A seat played by an external bot over an ``AsyncChannel`` or a remote bot's
+    socket (live tables)."""
 
     def __init__(
-        self, channel: AsyncChannel, seat: int = 0, name: str = "mjai", fallback: Bot | None = None
+        self, channel: LiveChannel, seat: int = 0, name: str = "mjai", fallback: Bot | None = None
     ) -> None:
         super().__init__(name, seat, fallback)
         self.channel = channel

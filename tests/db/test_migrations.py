@@ -17,6 +17,7 @@ TABLES = {
     "hands",
     "game_events",
     "account_sessions",
+    "remote_bots",
     "player_game_stats",
     "ratings",
 }

@@ -2,13 +2,21 @@
 // read the same (three "Bot (efficient)") get their seat number added.
 import { t } from "./i18n.js";
 
-// A bot level's name: ours translated, an operator's external bot ("mjai-…") as named.
+// A bot level's name: ours translated; an operator's external bot ("mjai-…") or a remote bot
+// connected with a token ("remote-…") as named.
 export function botLabel(level) {
-  return level.startsWith("mjai-") ? level : t(`bot.${level}`);
+  return /^(mjai|remote)-/.test(level) ? level : t(`bot.${level}`);
+}
+
+/** The i18n key of an external or remote bot's hint; null for ours. */
+export function outsideBotHint(level) {
+  if (level.startsWith("mjai-")) return "bot_hint.external";
+  if (level.startsWith("remote-")) return "bot_hint.remote";
+  return null;
 }
 
 export function botHint(level) {
-  return t(level.startsWith("mjai-") ? "bot_hint.external" : `bot_hint.${level}`);
+  return t(outsideBotHint(level) || `bot_hint.${level}`);
 }
 
 function baseName(p, seat) {

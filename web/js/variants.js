@@ -2,6 +2,7 @@
 // one <select> with the presets grouped by game, each game's seats and bot levels.
 import { api } from "./api.js";
 import { t } from "./i18n.js";
+import { outsideBotHint } from "./names.js";
 
 let cached = null;
 
@@ -50,6 +51,7 @@ export function presetSelect(variants, value, name = "preset") {
 
 /** The hint shown beside a bot level: Nanchang's bots play their own game. */
 export function botHint(game, level) {
-  if (level.startsWith("mjai-")) return t("bot_hint.external"); // an operator's external bot
+  const outside = outsideBotHint(level); // an operator's external bot, or a remote one
+  if (outside) return t(outside);
   return t(game === "nanchang" ? `bot_hint.nc_${level}` : `bot_hint.${level}`);
 }
