@@ -207,6 +207,34 @@ def test_side_log_lists_calls_riichi_and_new_dora(mock: Mock) -> None:
     assert page.get_by_test_id("log").is_visible()
 
 
+def test_side_log_is_kept_across_a_reload_and_never_doubled(mock: Mock) -> None:
+    entries = "[data-testid=log] li"
+    page = mock.open("case=discard")
+    first = page.locator(entries).all_inner_texts()
+    assert len(first) == 4
+    # The same events replayed (a reconnect resuming from its version): not logged twice.
+    page = mock.open("case=discard&keeplog=1")
+    assert page.locator(entries).all_inner_texts() == first
+    # A reload answered by the view alone still shows the history.
+    page = mock.open("case=discard&keeplog=1&noevents=1")
+    assert page.locator(entries).all_inner_texts() == first
+    # Without the saved log the view alone has none: the history came from storage.
+    page = mock.open("case=discard&noevents=1")
+    assert page.locator(entries).count() == 0
+
+
+def test_side_log_never_clips_its_newest_line(mock: Mock) -> None:
+    page = mock.open("case=discard&more=36")
+    items = page.locator("[data-testid=log] li")
+    assert items.count() == 40
+    box = page.get_by_test_id("log").bounding_box()
+    first, last = items.first.bounding_box(), items.last.bounding_box()
+    assert box and first and last
+    assert first["y"] < box["y"]  # the log is full: the oldest lines went off the top
+    assert box["y"] <= last["y"] and last["y"] + last["height"] <= box["y"] + box["height"] + 0.5
+    assert items.last.inner_text() == "New dora indicator"
+
+
 def test_a_version_gap_asks_for_one_resync(mock: Mock) -> None:
     sent: list[str] = []
     mock.page.on("console", lambda m: sent.append(m.text) if m.text.startswith("send ") else None)

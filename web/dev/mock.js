@@ -96,6 +96,10 @@ export const logEvents = [
   { type: "new_dora", indicator: "9s", dora_indicators: ["4p", "9s"] },
 ];
 
+// n more public calls before logEvents (the side log's overflow).
+export const moreLogEvents = (n) =>
+  Array.from({ length: n }, (_, i) => ({ type: "call", meld: "chi", seat: (i % 3) + 1, tiles: ["1m", "2m", "3m"], called: "1m", from_seat: i % 3 }));
+
 // Sanma (three seats): own north set aside, a nuki button; seat 1 set two aside.
 views.sanma = {
   seat: 0, phase: "play", rules: { name: "tenhou-sanma", seats: 3, length: "tonpuu", think_seconds: 5, bank_seconds: 20 },

@@ -3,22 +3,27 @@
 // &echo=1 (a discard is answered by its event alone), &watchers=N (spectators),
 // &clock=1 (the clock has run out: the drawn tile's discard comes without our action),
 // &names=Kai,Mei (the watchers' names), &pause=MS (the round-end pause after a result
-// card, default 6000). The final screen's record is mock.js's. Messages the page sends are
+// card, default 6000), &keeplog=1 (the side log saved by the last load is kept; otherwise
+// each load starts afresh), &noevents=1 (only the view: no public events before it),
+// &more=N (N more calls in the side log). The final screen's record is mock.js's. Messages the page sends are
 // logged as "send {json}" on the console (the browser tests read them).
 import { initI18n, setLang } from "../js/i18n.js";
 import { GameScreen } from "../js/game.js";
-import { views, players, results, logEvents, record } from "./mock.js";
+import { forgetLog } from "../js/tablelog.js";
+import { views, players, results, logEvents, moreLogEvents, record } from "./mock.js";
 const q = new URLSearchParams(location.search);
 await initI18n();
 if (q.get("lang")) await setLang(q.get("lang"), false);
 const view = views[q.get("case") || "discard"];
 const ov = q.get("overlay");
+if (!q.get("keeplog")) forgetLog("mock");
 const connect = (h) => {
   setTimeout(() => {
     h.onStatus("open");
     const watchers = q.get("names") ? q.get("names").split(",") : [];
     h.onMessage({ type: "welcome", game_id: 0, seat: 0, version: 10, mode: "resync", players, spectators: Number(q.get("watchers") || 0), watchers });
-    logEvents.forEach((event, i) => h.onMessage({ type: "event", version: 6 + i, event }));
+    const events = q.get("noevents") ? [] : [...moreLogEvents(Number(q.get("more") || 0)), ...logEvents];
+    events.forEach((event, i) => h.onMessage({ type: "event", version: 10 - events.length + i, event }));
     const clock = !!q.get("clock");
     h.onMessage({ type: "view", version: 10, view, timer: { seat: 0, think_ms: clock ? 0 : 5000, bank_ms: clock ? 0 : 20000 } });
     if (clock) {

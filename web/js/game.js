@@ -9,6 +9,7 @@ import { renderTable, tickTimer } from "./table.js";
 import { rememberCommitment } from "./fairness.js";
 import { TableExtras } from "./tablextras.js";
 import { TableFeel } from "./feel.js";
+import { loadLog, saveLog, KEEP_ENTRIES } from "./tablelog.js";
 import { TableAccess } from "./a11y.js";
 import { TouchDiscard } from "./touch.js";
 import { errorLine, errorText } from "./errors.js";
@@ -41,7 +42,8 @@ export class GameScreen {
     this.pendingFinal = null;
     this.returnPoints = 30000;
     this.toast = null;
-    this.log = [];
+    // The side log, kept across reloads (tablelog.js); logVersion: its last event's version.
+    ({ entries: this.log, version: this.logVersion } = loadLog(gameId));
     this.resyncing = false;
     this.extras = new TableExtras(this);
     this.feel = new TableFeel(this); // announcements, motion, sounds (feel.js)
@@ -158,7 +160,7 @@ export class GameScreen {
           this.state = foldFrame(this.state, m);
           this.show();
         }
-        if (m.event) this.event(m.event);
+        if (m.event) this.event(m.event, m.version);
         this.render();
         break;
       case "decision":
@@ -216,8 +218,8 @@ export class GameScreen {
     this.view = this.hideActions ? { ...v, legal_actions: [], waiting_on: [] } : v;
   }
 
-  event(ev) {
-    this.logEvent(ev);
+  event(ev, version) {
+    this.logEvent(ev, version);
     this.extras.onEvent(ev);
     this.feel.onEvent(ev);
     this.a11y.onEvent(ev);
@@ -254,7 +256,9 @@ export class GameScreen {
   }
 
   /** Public moves worth following (calls, kans, riichi, new dora, round ends), newest last. */
-  logEvent(ev) {
+  logEvent(ev, version) {
+    // A reconnect replays events the saved log already holds.
+    if (version != null && this.logVersion != null && version <= this.logVersion) return;
     const entries = [];
     if (ev.type === "round_start") {
       entries.push({ kind: "round", wind: ev.round_wind, kyoku: ev.kyoku, honba: ev.honba });
@@ -276,7 +280,11 @@ export class GameScreen {
       entries.push({ kind: "draw", reason: ev.reason });
     }
     this.log.push(...entries);
-    if (this.log.length > 40) this.log.splice(0, this.log.length - 40);
+    if (this.log.length > KEEP_ENTRIES) this.log.splice(0, this.log.length - KEEP_ENTRIES);
+    if (version != null) {
+      this.logVersion = version;
+      if (entries.length) saveLog(this.gameId, this.log, version);
+    }
   }
 
   /**

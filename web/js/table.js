@@ -326,7 +326,8 @@ function logEl(ctx) {
   box.dataset.testid = "log";
   box.append(el("h4", "", t("log.title")));
   const list = el("ol", "");
-  for (const e of (ctx.log || []).slice(-16)) {
+  // As many as fit: the oldest go off the box's top (css: .side-log ol).
+  for (const e of ctx.log || []) {
     const li = el("li", `log-${e.kind}`);
     if (e.kind === "round") {
       li.textContent = `${t("table.round", { wind: t(`wind.${e.wind}`), kyoku: e.kyoku })} · ${t("table.honba", { n: e.honba })}`;
