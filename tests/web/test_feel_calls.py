@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from server.engine import find_variant
+from server.tables.steps import expand
 from tests.web.foldkit import ROOT, node, self_play
 
 GAMES = [
@@ -69,10 +70,12 @@ async def test_every_call_and_win_of_a_game_is_announced_at_its_seat(
 ) -> None:
     v = find_variant(variant)
     conns = await self_play(v, v.options({"preset": preset, **overrides}), seed)
+    seat = conns[0]["seat"]
     frames = [
         f
         for top in conns[0]["frames"]
-        for f in (top["messages"] if top["type"] == "batch" else [top])
+        for sent in (top["messages"] if top["type"] == "batch" else [top])
+        for f in expand(sent, seat)  # step frames: their events (server/tables/steps.py)
     ]
     events = [f["event"] for f in frames if f["type"] == "event" and f.get("event")]
     said = calls_in_node(events, tmp_path)

@@ -30,7 +30,7 @@ KANS = {ActionType.ANKAN, ActionType.KAKAN, ActionType.DAIMINKAN}
 def models(views: list[dict[str, Any]], tmp: Path) -> list[Stacks | None]:
     js = tmp / "js"
     js.mkdir()
-    for name in ("wall.js", "seats.js", "i18n.js"):
+    for name in ("wall.js", "seats.js", "i18n.js", "tilenames.js"):
         shutil.copy(ROOT / "web" / "js" / name, js / name)
     (js / "package.json").write_text('{"type": "module"}')
     out = subprocess.run(

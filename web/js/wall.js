@@ -7,6 +7,7 @@
 // engine.md "The public wall"); no tile of the wall is ever known here but the face-up ones.
 import { t } from "./i18n.js";
 import { seatPosition } from "./seats.js";
+import { tileName } from "./tilenames.js";
 
 // Riichi positions in drawing order from the break (server/engine/riichi/wall.py Layout).
 const RIICHI_LAYOUTS = {
@@ -150,7 +151,7 @@ function stackEl(s) {
     e.dataset.tile = s.face;
     const img = el("img");
     img.src = `tiles/${s.face}.svg`;
-    img.alt = s.face;
+    img.alt = tileName(s.face); // in words, as every tile shown (tilenames.js)
     img.draggable = false;
     e.append(img);
   }
