@@ -157,7 +157,6 @@ function centerEl(ctx) {
   const dice = diceEl(view);
   if (dice) info.append(dice);
   c.append(info);
-  for (const p of view.players) c.append(plateEl(ctx, p));
   return c;
 }
 
@@ -406,6 +405,8 @@ export function tableScreen(ctx, h) {
     if (rel !== 0 || ctx.mySeat == null) zone.append(handBacksEl(p, dora, seats, isNanchang(view)));
     board.append(zone);
   }
+  // Upright seat cards in the board's corners or beside it (css/plates.css).
+  for (const p of view.players) board.append(plateEl(ctx, p));
   wrap.append(board);
   screen.append(wrap);
   if (!ctx.review) screen.append(logEl(ctx));
