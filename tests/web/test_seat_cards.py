@@ -1,8 +1,9 @@
-"""Seat cards (issue 15) on the mock table (web/dev/table.html), in Chromium: every seat's
-wind, score and name upright (no rotation on the card or any ancestor), names and scores
-at least 13 px at 1366x768 and 12 px on phones, each card nearest its own seat's side of
-the board, clear of rivers, hands, the centre box, the other cards and the side log,
-on screen and without horizontal scroll; for four seats, three (sanma) and Nanchang."""
+"""Seat cards (issue 15) on the mock table (web/dev/table.html), in Chromium: every
+seat's wind, score and name upright (no rotation on the card or any ancestor), the dealer
+marked, names and scores at least 13 px at 1366x768 and 12 px on phones, each card
+nearest its own seat's side of the board, clear of rivers, hands, wall stacks, the centre
+box, the other cards and the side log, on screen and without horizontal scroll; for four
+seats, three (sanma) and Nanchang."""
 
 from __future__ import annotations
 
@@ -33,17 +34,19 @@ _CARDS_JS = """() => {
     }
     return null;
   };
-  const shown = (e) => e && e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden';
+  const shown = (e) => e && e.getClientRects().length > 0
+    && getComputedStyle(e).visibility !== 'hidden';
   const cards = [...document.querySelectorAll('.plate')].map((p) => {
     const name = p.querySelector('.plate-name'), score = p.querySelector('.plate-score');
     const wind = p.querySelector('.plate-wind');
     return {
-      seat: p.dataset.seat, rel: Number([...p.classList].find((c) => /^plate-\\d$/.test(c)).slice(6)),
+      seat: p.dataset.seat,
+      rel: Number([...p.classList].find((c) => /^plate-\\d$/.test(c)).slice(6)),
       box: box(p), name: name.textContent, nameBox: box(name), scoreBox: box(score),
       score: score.textContent, wind: wind.textContent,
       nameSize: parseFloat(getComputedStyle(name).fontSize),
       scoreSize: parseFloat(getComputedStyle(score).fontSize),
-      shown: shown(name) && shown(score) && shown(wind),
+      shown: shown(name) && shown(score) && shown(wind), dealer: p.classList.contains('dealer'),
       rotated: rotated(name) || rotated(score) || rotated(wind),
     };
   });
@@ -118,6 +121,8 @@ def test_seat_cards_upright_readable_and_beside_their_seat(
     rels = sorted(c["rel"] for c in cards)
     assert rels == ([0, 1, 3] if seats == 3 else [0, 1, 2, 3])
     assert m["scroll"] <= m["width"]
+    assert sum(c["dealer"] for c in cards) == 1
+    assert all(c["dealer"] == (c["wind"] == "E") for c in cards)  # the dealer is East
     for c in cards:
         who = f"seat {c['seat']} ({SIDES[c['rel']]})"
         assert c["shown"] and c["name"] and c["score"] and c["wind"], who

@@ -91,6 +91,7 @@ function plateEl(ctx, player) {
   const plate = el("div", `plate plate-${rel}`);
   plate.dataset.seat = player.seat;
   if (view.turn === player.seat) plate.classList.add("turn");
+  if ((view.round || {}).dealer === player.seat) plate.classList.add("dealer");
   // waiting_on names only this screen's own seat (when it must act): who may call a
   // discard is not told. Outside a call window the seat in turn is the one deciding.
   const deciding = (view.waiting_on || []).includes(player.seat)
