@@ -91,7 +91,6 @@ function plateEl(ctx, player) {
   const plate = el("div", `plate plate-${rel}`);
   plate.dataset.seat = player.seat;
   if (view.turn === player.seat) plate.classList.add("turn");
-  if ((view.round || {}).dealer === player.seat) plate.classList.add("dealer");
   // waiting_on names only this screen's own seat (when it must act): who may call a
   // discard is not told. Outside a call window the seat in turn is the one deciding.
   const deciding = (view.waiting_on || []).includes(player.seat)
@@ -99,6 +98,7 @@ function plateEl(ctx, player) {
   if (deciding) plate.classList.add("waiting");
   const top = el("div", "plate-top");
   const wind = player.wind || seatWind(player.seat, (view.round || {}).dealer ?? 0, seats);
+  if (wind === "E") plate.classList.add("dealer"); // winds count from the dealer
   top.append(el("span", "plate-wind", t(`wind_short.${wind}`)));
   const score = isNanchang(view) && player.score > 0 ? `+${player.score}` : String(player.score);
   top.append(el("span", "plate-score", score));
