@@ -8,16 +8,19 @@ seats, three (sanma) and Nanchang."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.web.conftest import DESKTOP, PHONE, AppServer
+from tests.web.player import open_person
 
 pytestmark = pytest.mark.browser
 
 LANDSCAPE = {"width": 844, "height": 390}
 WIDE = {"width": 1920, "height": 1080}
+MJLOG = Path(__file__).parents[2] / "tests" / "fixtures" / "mjx" / "mjlog" / "double-ron.mjlog"
 SIDES = {0: "bottom", 1: "right", 2: "top", 3: "left"}
 
 _CARDS_JS = """() => {
@@ -77,6 +80,34 @@ def _side(card: dict[str, float], board: dict[str, float]) -> str:
     return "bottom" if dy > 0 else "top"
 
 
+def _check(m: dict[str, Any], least: int, seats: int) -> None:
+    cards, board = m["cards"], m["board"]
+    assert len(cards) == seats
+    rels = sorted(c["rel"] for c in cards)
+    assert rels == ([0, 1, 3] if seats == 3 else [0, 1, 2, 3])
+    assert m["scroll"] <= m["width"]
+    assert [c["wind"] for c in cards if c["dealer"]] == ["E"]
+    for c in cards:
+        who = f"seat {c['seat']} ({SIDES[c['rel']]})"
+        assert c["shown"] and c["name"] and c["score"] and c["wind"], who
+        assert c["rotated"] is None, (who, c["rotated"])
+        assert c["nameSize"] >= least and c["scoreSize"] >= least, (who, c)
+        # Read left to right: a line of text is wider than it is high.
+        assert c["nameBox"]["width"] > c["nameBox"]["height"] > 0, who
+        assert 0 < c["scoreBox"]["height"] < 2 * c["scoreSize"], who  # one line, not a column
+        b = c["box"]
+        assert b["left"] >= 0 and b["right"] <= m["width"], who
+        assert b["top"] >= 0 and b["bottom"] <= m["height"], who
+        assert _side(b, board) == SIDES[c["rel"]], (who, b, board)
+        for o in m["obstacles"]:
+            assert not _overlap(b, o), (who, b, o)
+        if m["log"]:
+            assert not _overlap(b, m["log"]), (who, b, m["log"])
+        for other in cards:
+            if other is not c:
+                assert not _overlap(b, other["box"]), (who, other["seat"])
+
+
 class Browser:
     def __init__(self, browser: Any, base: str) -> None:
         self.browser, self.base, self.contexts = browser, base, []
@@ -116,32 +147,9 @@ def test_seat_cards_upright_readable_and_beside_their_seat(
     chromium: Browser, size: dict[str, int], least: int, query: str, seats: int
 ) -> None:
     m = chromium.measure(size, query)
-    cards, board = m["cards"], m["board"]
-    assert len(cards) == seats
-    rels = sorted(c["rel"] for c in cards)
-    assert rels == ([0, 1, 3] if seats == 3 else [0, 1, 2, 3])
-    assert m["scroll"] <= m["width"]
+    _check(m, least, seats)
     # Every mock's round has seat 1 as its dealer (web/dev/mock.js).
-    assert [(c["seat"], c["wind"]) for c in cards if c["dealer"]] == [("1", "E")]
-    for c in cards:
-        who = f"seat {c['seat']} ({SIDES[c['rel']]})"
-        assert c["shown"] and c["name"] and c["score"] and c["wind"], who
-        assert c["rotated"] is None, (who, c["rotated"])
-        assert c["nameSize"] >= least and c["scoreSize"] >= least, (who, c)
-        # Read left to right: a line of text is wider than it is high.
-        assert c["nameBox"]["width"] > c["nameBox"]["height"] > 0, who
-        assert 0 < c["scoreBox"]["height"] < 2 * c["scoreSize"], who  # one line, not a column
-        b = c["box"]
-        assert b["left"] >= 0 and b["right"] <= m["width"], who
-        assert b["top"] >= 0 and b["bottom"] <= m["height"], who
-        assert _side(b, board) == SIDES[c["rel"]], (who, b, board)
-        for o in m["obstacles"]:
-            assert not _overlap(b, o), (who, b, o)
-        if m["log"]:
-            assert not _overlap(b, m["log"]), (who, b, m["log"])
-        for other in cards:
-            if other is not c:
-                assert not _overlap(b, other["box"]), (who, other["seat"])
+    assert [c["seat"] for c in m["cards"] if c["dealer"]] == ["1"]
 
 
 def test_wide_screens_put_the_side_seats_cards_in_the_empty_felt(chromium: Browser) -> None:
@@ -156,3 +164,38 @@ def test_wide_screens_put_the_side_seats_cards_in_the_empty_felt(chromium: Brows
     for c in m["cards"]:
         b = c["box"]
         assert b["left"] >= m["board"]["left"] - 0.5 and b["right"] <= m["board"]["right"] + 0.5
+
+
+@pytest.fixture(scope="module")
+def replay_game(browser: Any, app_server: AppServer) -> int:
+    """An imported game (a Tenhou mjlog) anyone may replay; its id."""
+    me = open_person(browser, app_server.url, "Rei")
+    resp = me.context.request.post(
+        f"{app_server.url}/api/games/import?filename=double-ron.mjlog",
+        data=MJLOG.read_bytes(),
+        headers={"Content-Type": "application/octet-stream"},
+    )
+    assert resp.ok, resp.text()
+    game_id: int = resp.json()["id"]
+    me.context.close()
+    return game_id
+
+
+@pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["1366x768", "390x844"])
+def test_the_replay_viewer_keeps_the_cards_upright_in_the_corners(
+    browser: Any, app_server: AppServer, replay_game: int, size: dict[str, int]
+) -> None:
+    me = open_person(browser, app_server.url, "Mei", size)
+    page = me.page
+    page.goto(f"{app_server.url}/#/replay/{replay_game}/1/8/1o")
+    page.locator(".plate").first.wait_for()
+    page.locator(".river .tile").first.wait_for()
+    m = page.evaluate(_CARDS_JS)
+    # The replay page scrolls down (never sideways): the cards may be below the fold.
+    m["height"] = max(m["height"], max(c["box"]["bottom"] for c in m["cards"]))
+    _check(m, 13 if size is DESKTOP else 12, 4)
+    for c in m["cards"]:  # its panel is beside the board: the cards stay on the board
+        b = c["box"]
+        assert m["board"]["left"] - 0.5 <= b["left"] and b["right"] <= m["board"]["right"] + 0.5
+    assert me.errors == []
+    me.context.close()
