@@ -106,6 +106,7 @@ function plateEl(ctx, player) {
   plate.append(top);
   const p = players && players.find((x) => x.seat === player.seat);
   const name = el("div", "plate-name", seatName(players, player.seat));
+  name.title = name.textContent; // the whole name where the card cuts it short
   if (p && p.connected === false && !p.bot) name.append(el("span", "offline", ` (${t("table.offline")})`));
   if (p && p.auto) name.append(el("span", "offline", ` (${t("table.auto")})`));
   plate.append(name);
