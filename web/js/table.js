@@ -98,6 +98,7 @@ function plateEl(ctx, player) {
   if (deciding) plate.classList.add("waiting");
   const top = el("div", "plate-top");
   const wind = player.wind || seatWind(player.seat, (view.round || {}).dealer ?? 0, seats);
+  if (wind === "E") plate.classList.add("dealer"); // winds count from the dealer
   top.append(el("span", "plate-wind", t(`wind_short.${wind}`)));
   const score = isNanchang(view) && player.score > 0 ? `+${player.score}` : String(player.score);
   top.append(el("span", "plate-score", score));
@@ -105,6 +106,7 @@ function plateEl(ctx, player) {
   plate.append(top);
   const p = players && players.find((x) => x.seat === player.seat);
   const name = el("div", "plate-name", seatName(players, player.seat));
+  name.title = name.textContent; // the whole name where the card cuts it short
   if (p && p.connected === false && !p.bot) name.append(el("span", "offline", ` (${t("table.offline")})`));
   if (p && p.auto) name.append(el("span", "offline", ` (${t("table.auto")})`));
   plate.append(name);
@@ -157,7 +159,6 @@ function centerEl(ctx) {
   const dice = diceEl(view);
   if (dice) info.append(dice);
   c.append(info);
-  for (const p of view.players) c.append(plateEl(ctx, p));
   return c;
 }
 
@@ -406,6 +407,8 @@ export function tableScreen(ctx, h) {
     if (rel !== 0 || ctx.mySeat == null) zone.append(handBacksEl(p, dora, seats, isNanchang(view)));
     board.append(zone);
   }
+  // Upright seat cards in the board's corners or beside it (css/plates.css).
+  for (const p of view.players) board.append(plateEl(ctx, p));
   wrap.append(board);
   screen.append(wrap);
   if (!ctx.review) screen.append(logEl(ctx));
