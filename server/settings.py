@@ -126,6 +126,9 @@ class Settings(BaseSettings):
     redis_url: str = ""
     # Prefix of every Redis key and channel (several deployments on one Redis).
     redis_prefix: str = "jantaku:"
+    # Connections each process opens to Redis at most; more requests at once wait for a
+    # free one (up to 10 s) instead of failing, as when thousands of sockets connect.
+    redis_max_connections: int = Field(default=64, ge=2, le=10_000)
     # A table's owner renews its lease three times per this many seconds; a process
     # that stops renewing (killed) loses its tables to another after it. Shorter moves
     # a killed process's tables sooner, but a process starved of CPU for longer than

@@ -24,7 +24,8 @@ import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from redis.asyncio import Redis
+from redis.asyncio import BlockingConnectionPool, Redis
+from redis.exceptions import RedisError
 
 from server.cluster.bus import Bus, Item
 from server.cluster.lease import Leases
@@ -43,6 +44,8 @@ log = logging.getLogger(__name__)
 Route = Any  # Table | RemoteTable | None | "retry"
 RETRY = "retry"
 MAX_TAKEOVERS_PER_SWEEP = 100
+# How long a Redis request waits for a free connection of the pool before it fails.
+REDIS_WAIT_SECONDS = 10.0
 
 
 class FencedSink:
@@ -60,6 +63,17 @@ class FencedSink:
         return fut
 
 
+def redis_client(settings: Settings) -> Redis:
+    """The process's Redis client: at most ``redis_max_connections`` connections, and a
+    request finding them all busy waits for one (redis-py's default pool fails it)."""
+    pool = BlockingConnectionPool.from_url(
+        settings.redis_url,
+        max_connections=settings.redis_max_connections,
+        timeout=REDIS_WAIT_SECONDS,
+    )
+    return Redis.from_pool(pool)
+
+
 class Node:
     def __init__(
         self,
@@ -74,7 +88,7 @@ class Node:
         self.tables = tables
         self.resume = resume
         self.name = secrets.token_hex(6)
-        self.redis = redis or Redis.from_url(settings.redis_url)
+        self.redis = redis or redis_client(settings)
         prefix = settings.redis_prefix
         self.leases = Leases(self.redis, prefix, self.name, settings.lease_seconds)
         self.bus = Bus(self.redis, prefix, self.name)
@@ -202,7 +216,13 @@ class Node:
             return table
         # A live game nobody holds is left to the sweeps (one of them takes it within
         # two thirds of a lease period); the client is told to try again meanwhile.
-        owner = (await self.leases.owners([game_id]))[game_id]
+        try:
+            owner = (await self.leases.owners([game_id]))[game_id]
+        except RedisError as exc:
+            # Redis unreachable or every connection busy past the wait: the client is
+            # told to reconnect, as while a table moves.
+            log.warning("cluster: route(%s): %s", game_id, type(exc).__name__)
+            return RETRY
         players = await asyncio.to_thread(
             self.db.run, lambda s: game_queries.seat_players(s, game_id)
         )
