@@ -11,7 +11,8 @@ const SVG = "http://www.w3.org/2000/svg";
 // The graph's drawing box (viewBox units; the SVG scales to the card's width).
 const W = 600;
 const H = 220;
-const PAD = { left: 56, right: 12, top: 12, bottom: 24 };
+// left: room for "-12300" in the phone's 20-unit labels (results.css)
+const PAD = { left: 76, right: 12, top: 12, bottom: 24 };
 
 function el(tag, cls, text) {
   const e = document.createElement(tag);
