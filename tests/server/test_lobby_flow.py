@@ -8,15 +8,9 @@ from typing import Any
 
 from server.api.auth import watch_key
 from tests.server.wsclient import TableClient
+from tests.short_game import SHORT
 
 # One hand is enough to end it: with 1000 points any payment busts someone (tobi).
-SHORT = {
-    "preset": "standard",
-    "length": "tonpuu",
-    "start_points": 1000,
-    "return_points": 1000,
-    "think_seconds": 0,
-}
 
 
 def _lobby(client: Any, rules: Any = SHORT) -> str:

@@ -304,3 +304,22 @@ def best_discard(hand: list[str], playable: list[str]) -> int:
             best = score
     assert best is not None
     return -best[1]
+
+
+def lobby_with_outside_bot(page: Any, base: str, level: str, hint: str) -> None:
+    """A lobby of ``SHORT`` rules, not started: ``level`` (an external or remote bot)
+    picked by its name in the picker, its ``hint`` shown, at slot 1; ours at 2 and 3."""
+    from tests.short_game import SHORT
+
+    r = page.request.post(f"{base}/api/lobbies", data={"rules": SHORT})
+    assert r.ok, r.text()
+    page.goto(f"{base}/#/lobby/{r.json()['code']}")
+    page.get_by_test_id("slots").wait_for()
+    picker = page.get_by_test_id("bot-level")
+    assert level in picker.locator("option").all_inner_texts()
+    picker.select_option(level)
+    assert hint in page.get_by_test_id("bot-hint").inner_text()
+    add_bots(page, [1])
+    assert level in page.locator(".slot[data-slot='1']").inner_text()
+    page.get_by_test_id("bot-level").select_option("efficient")
+    add_bots(page, [2, 3])

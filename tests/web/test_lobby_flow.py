@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from tests.short_game import SHORT
 from tests.web.conftest import DESKTOP, PHONE, AppServer
 from tests.web.player import (
     Stats,
@@ -29,14 +30,6 @@ from tests.web.player import (
 pytestmark = pytest.mark.browser
 
 SIZES = [pytest.param(DESKTOP, id="desktop"), pytest.param(PHONE, id="phone")]
-# One hand or two: with 1000 points any payment busts someone (tobi ends the game).
-SHORT = {
-    "preset": "standard",
-    "length": "tonpuu",
-    "start_points": 1000,
-    "return_points": 1000,
-    "think_seconds": 0,
-}
 
 
 def _no_sideways_scroll(page: Any) -> None:

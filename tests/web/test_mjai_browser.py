@@ -12,19 +12,11 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import AppServer
-from tests.web.player import Stats, add_bots, open_person, play_until, table_state
+from tests.web.player import Stats, lobby_with_outside_bot, open_person, play_until, table_state
 
 pytestmark = pytest.mark.browser
 
 BOT = Path(__file__).resolve().parents[1] / "external" / "tsumogiri_mjai.py"
-# One hand or two: with 1000 points any payment busts someone (tobi ends the game).
-SHORT = {
-    "preset": "standard",
-    "length": "tonpuu",
-    "start_points": 1000,
-    "return_points": 1000,
-    "think_seconds": 0,
-}
 
 
 @pytest.fixture(scope="module")
@@ -47,21 +39,8 @@ def test_external_bot_plays_a_lobby_game_to_the_standings(
     base = mjai_server.url
     me = open_person(browser, base, "Mio")
     page = me.page
-    r = page.request.post(f"{base}/api/lobbies", data={"rules": SHORT})
-    assert r.ok, r.text()
-    code = r.json()["code"]
-    page.goto(f"{base}/#/lobby/{code}")
-    page.get_by_test_id("slots").wait_for()
-
     # The picker offers the operator's bot, named as registered, with its own hint.
-    picker = page.get_by_test_id("bot-level")
-    assert "mjai-tiny" in picker.locator("option").all_inner_texts()
-    picker.select_option("mjai-tiny")
-    assert "external mjai bot" in page.get_by_test_id("bot-hint").inner_text()
-    add_bots(page, [1])
-    assert "mjai-tiny" in page.locator(".slot[data-slot='1']").inner_text()
-    page.get_by_test_id("bot-level").select_option("efficient")
-    add_bots(page, [2, 3])
+    lobby_with_outside_bot(page, base, "mjai-tiny", "external mjai bot")
     page.screenshot(path=str(artifacts / "lobby-mjai.png"))
     page.get_by_test_id("start").click()
     page.locator(".hand-tiles .tile").first.wait_for()

@@ -15,18 +15,9 @@ from websockets.sync.client import ClientConnection, connect
 
 from tests.external.tsumogiri_remote import answer
 from tests.web.conftest import AppServer
-from tests.web.player import Stats, add_bots, open_person, play_until, table_state
+from tests.web.player import Stats, lobby_with_outside_bot, open_person, play_until, table_state
 
 pytestmark = pytest.mark.browser
-
-# One hand or two: with 1000 points any payment busts someone (tobi ends the game).
-SHORT = {
-    "preset": "standard",
-    "length": "tonpuu",
-    "start_points": 1000,
-    "return_points": 1000,
-    "think_seconds": 0,
-}
 
 
 class ThreadBot:
@@ -78,21 +69,8 @@ def test_a_remote_bot_is_picked_and_plays_to_the_standings(
         while "remote-tiny" not in page.request.get(f"{base}/api/bots").json()["external"]:
             assert time.monotonic() < end, "the bot never showed up"
             time.sleep(0.02)
-        r = page.request.post(f"{base}/api/lobbies", data={"rules": SHORT})
-        assert r.ok, r.text()
-        code = r.json()["code"]
-        page.goto(f"{base}/#/lobby/{code}")
-        page.get_by_test_id("slots").wait_for()
-
         # The picker offers it by its level name, with the remote bot's hint.
-        picker = page.get_by_test_id("bot-level")
-        assert "remote-tiny" in picker.locator("option").all_inner_texts()
-        picker.select_option("remote-tiny")
-        assert "remote mjai bot" in page.get_by_test_id("bot-hint").inner_text()
-        add_bots(page, [1])
-        assert "remote-tiny" in page.locator(".slot[data-slot='1']").inner_text()
-        page.get_by_test_id("bot-level").select_option("efficient")
-        add_bots(page, [2, 3])
+        lobby_with_outside_bot(page, base, "remote-tiny", "remote mjai bot")
         page.get_by_test_id("start").click()
         page.locator(".hand-tiles .tile").first.wait_for()
         page.wait_for_function("() => /^#\\/game\\/\\d+$/.test(location.hash)")

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from tests.short_game import SHORT
 from tests.web.conftest import DESKTOP, PHONE, ROOT, AppServer
 from tests.web.player import Stats, add_bots, open_person, play_until, table_state
 
@@ -24,13 +25,6 @@ pytestmark = pytest.mark.browser
 
 SIZES = [pytest.param(DESKTOP, id="desktop"), pytest.param(PHONE, id="phone")]
 # With 1000 points any payment busts someone: the game ends by tobi after a hand or two.
-SHORT = {
-    "preset": "standard",
-    "length": "tonpuu",
-    "start_points": 1000,
-    "return_points": 1000,
-    "think_seconds": 0,
-}
 MOCK_JS = ROOT / "web" / "dev" / "mock.js"
 
 
