@@ -60,6 +60,9 @@ export const api = {
   logout: () => http("POST", "api/logout"),
   sessions: () => http("GET", "api/account/sessions"),
   revokeSession: (id) => http("DELETE", `api/account/sessions/${encodeURIComponent(id)}`),
+  remoteBots: () => http("GET", "api/bots/remote"),
+  makeRemoteBot: (name) => http("POST", "api/bots/remote", { name }),
+  revokeRemoteBot: (name) => http("DELETE", `api/bots/remote/${encodeURIComponent(name)}`),
   changePassword: (current, next) =>
     http("POST", "api/account/password", { current_password: current, new_password: next }),
   deleteAccount: (password) => http("POST", "api/account/delete", { password }),

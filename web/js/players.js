@@ -3,6 +3,7 @@
 // (#/player/ID: stats per game and ratings) and the leaderboard (#/leaderboard[/GAME]).
 import { api } from "./api.js";
 import { t } from "./i18n.js";
+import { remoteBotsCard } from "./remotebots.js";
 
 const GAMES = ["riichi", "sanma", "nanchang"];
 
@@ -83,7 +84,7 @@ export async function renderAccount(root, app, onChange) {
       onChange();
     });
     head.append(who, profile, out);
-    page.append(head, await sessionsCard());
+    page.append(head, await sessionsCard(), await remoteBotsCard());
     page.append(
       formCard(
         t("account.change_password"),
