@@ -154,8 +154,10 @@ class Stats:
         self.actions[kind] = self.actions.get(kind, 0) + 1
 
 
-def step(page: Any, stats: Stats, on_result: Any = None) -> str:
-    """Make this seat's next decision by clicking, if it has one.
+def step(page: Any, stats: Stats, on_result: Any = None, *, wait_round: bool = True) -> str:
+    """Make this seat's next decision by clicking, if it has one (``wait_round``: after
+    continuing from a result card, wait for the next round; with several people at the
+    table it starts only once all of them continued, so their loop must not wait).
 
     Policy: win when offered (tsumo, ron), declare riichi when offered (then pick
     the first allowed tile), pass on calls, otherwise discard the drawn tile (or the
@@ -172,6 +174,8 @@ def step(page: Any, stats: Stats, on_result: Any = None) -> str:
         stats.results.append(st["overlay"])
         version = st["version"]
         page.get_by_test_id("continue").click()
+        if not wait_round:
+            return "result"
         # The next round's first view (or the standings) replaces the card.
         page.wait_for_function(
             """(v) => {

@@ -202,7 +202,9 @@ def _play_together(pages: list[Any], deadline_s: float) -> None:
                     button.click()
                     moved = True
                 continue
-            moved = step(page, stats) != "idle" or moved
+            # A card may have come since the states were read: step() continues it
+            # without waiting for a round that needs the others to continue too.
+            moved = step(page, stats, wait_round=False) != "idle" or moved
         if not moved:
             time.sleep(0.03)
 

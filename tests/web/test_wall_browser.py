@@ -211,14 +211,29 @@ def test_live_game_wall_follows_the_draws(
     page.locator(".table-screen").wait_for()
     seen: list[int] = []
     while len(seen) < 6:
+        # Our turn, a call to pass on, or the hand over (a bot's win ends it early).
         page.wait_for_function(
             "() => document.querySelector("
-            "'.hand-tiles .tile.playable, .action-btn[data-action=pass]')",
+            "'.hand-tiles .tile.playable, .action-btn[data-action=pass], [data-testid=overlay]')",
             timeout=20000,
         )
+        if page.get_by_test_id("overlay").count():
+            if len(seen) >= 2:
+                break
+            # The hand ended before we saw two turns: go on with the next one.
+            page.get_by_test_id("continue").click()
+            page.wait_for_function("() => !document.querySelector('[data-testid=overlay]')")
+            seen = []
+            continue
         if page.locator(".action-btn[data-action=pass]").count():
+            version = page.locator(".table-screen").get_attribute("data-version")
             page.locator(".action-btn[data-action=pass]").click()
-            page.wait_for_function("() => !document.querySelector('.action-btn[data-action=pass]')")
+            # Answered: the game went on (the next discard may offer a call again).
+            page.wait_for_function(
+                "(v) => document.querySelector('.table-screen').dataset.version !== v"
+                " || !document.querySelector('.action-btn[data-action=pass]')",
+                arg=version,
+            )
             continue
         w = wall(page)
         view = next(f["view"] for f in reversed(me.frames) if f.get("type") == "view")
