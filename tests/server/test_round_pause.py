@@ -41,7 +41,8 @@ async def _to_round_end(table: Any, me: FakeConn, clock: FakeClock) -> None:
     raise AssertionError("the round did not end")
 
 
-async def test_the_round_end_pause_is_told_with_the_time_left() -> None:
+async def _paused_table() -> tuple[FakeClock, Any, FakeConn]:
+    """A person and three bots (a 30 s round-end pause) at the end of the first round."""
     clock = FakeClock()
     st = new_game(preset("standard"), b"pause", 0)
     table = make_table(
@@ -58,6 +59,12 @@ async def test_the_round_end_pause_is_told_with_the_time_left() -> None:
     await settle()
     await _to_round_end(table, me, clock)
     await settle()
+    return clock, table, me
+
+
+async def test_the_round_end_pause_is_told_with_the_time_left() -> None:
+    clock, table, me = await _paused_table()
+    st = table.state
     types = me.types()
     assert types.count("round_pause") == 1
     i = types.index("round_pause")
@@ -102,25 +109,10 @@ async def test_no_pause_is_told_when_only_bots_are_at_the_table() -> None:
 
 
 async def test_a_continue_from_everyone_ends_the_pause_early() -> None:
-    clock = FakeClock()
-    st = new_game(preset("standard"), b"pause", 0)
-    table = make_table(
-        st,
-        [HUMAN, *BOTS],
-        clock=clock,
-        sink=HeldSink(auto=True),
-        bot_delay=0.0,
-        round_end_pause=30.0,
-    )
-    me = FakeConn(clock, 0)
-    table.start(list(RIICHI.start_events(st)))
-    table.post(Connect(me, None))
-    await settle()
-    await _to_round_end(table, me, clock)
-    await settle()
+    _clock, table, me = await _paused_table()
     table.post(Continue(me))
     await settle()
-    assert st.phase == "play"
+    assert table.state.phase == "play"
 
 
 async def test_seats_learn_the_watchers_names_and_watchers_do_not() -> None:
