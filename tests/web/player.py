@@ -120,6 +120,22 @@ def table_state(page: Any) -> dict[str, Any] | None:
     return state
 
 
+def at_final(page: Any) -> bool:
+    """The final standings are up."""
+    st = table_state(page)
+    return bool(st and st["overlay"] == "final")
+
+
+def start_and_play_to_final(page: Any, deadline_s: float) -> int:
+    """Start the lobby on the page, play our seat to the final standings; the game id."""
+    page.get_by_test_id("start").click()
+    page.locator(".hand-tiles .tile").first.wait_for()
+    page.wait_for_function("() => /^#\\/game\\/\\d+$/.test(location.hash)")
+    game_id = int(page.evaluate("location.hash").rsplit("/", 1)[1])
+    play_until([page], lambda: at_final(page), Stats(), deadline_s=deadline_s)
+    return game_id
+
+
 def wait_version_change(page: Any, version: str, timeout: float = 15000) -> None:
     """Wait until the server answered our last action: a new version, a result card, or
     a fresh view at the same version (a pass while another seat still decides)."""

@@ -20,6 +20,7 @@ from tests.web.conftest import DESKTOP, PHONE, AppServer
 from tests.web.player import (
     Stats,
     add_bots,
+    at_final,
     create_lobby,
     open_person,
     play_until,
@@ -156,11 +157,7 @@ def test_final_screen_goes_back_to_lobby_and_rematches(
     page.locator(".hand-tiles .tile").first.wait_for()
     first = _game_id(page)
 
-    def final() -> bool:
-        st = table_state(page)
-        return bool(st and st["overlay"] == "final")
-
-    play_until([page], final, Stats(), deadline_s=180)
+    play_until([page], lambda: at_final(page), Stats(), deadline_s=180)
     page.get_by_test_id("rematch").wait_for()
     page.screenshot(path=str(artifacts / f"final-actions-{size['width']}.png"))
     page.get_by_test_id("back-lobby").click()

@@ -12,7 +12,11 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import AppServer
-from tests.web.player import Stats, lobby_with_outside_bot, open_person, play_until, table_state
+from tests.web.player import (
+    lobby_with_outside_bot,
+    open_person,
+    start_and_play_to_final,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -42,16 +46,7 @@ def test_external_bot_plays_a_lobby_game_to_the_standings(
     # The picker offers the operator's bot, named as registered, with its own hint.
     lobby_with_outside_bot(page, base, "mjai-tiny", "external mjai bot")
     page.screenshot(path=str(artifacts / "lobby-mjai.png"))
-    page.get_by_test_id("start").click()
-    page.locator(".hand-tiles .tile").first.wait_for()
-    page.wait_for_function("() => /^#\\/game\\/\\d+$/.test(location.hash)")
-    game_id = int(page.evaluate("location.hash").rsplit("/", 1)[1])
-
-    def final() -> bool:
-        st = table_state(page)
-        return bool(st and st["overlay"] == "final")
-
-    play_until([page], final, Stats(), deadline_s=75)
+    game_id = start_and_play_to_final(page, deadline_s=75)
 
     game = page.request.get(f"{base}/api/games/{game_id}").json()
     assert game["status"] == "finished"

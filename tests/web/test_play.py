@@ -11,6 +11,7 @@ from tests.web.conftest import AppServer
 from tests.web.player import (
     Stats,
     add_bots,
+    at_final,
     create_lobby,
     open_person,
     play_until,
@@ -18,11 +19,6 @@ from tests.web.player import (
 )
 
 pytestmark = pytest.mark.browser
-
-
-def _is_final(page: Any) -> bool:
-    st = table_state(page)
-    return bool(st and st["overlay"] == "final")
 
 
 def _events(frames: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
@@ -67,7 +63,7 @@ def test_full_game_by_clicking_until_standings(
     # This player also calls pon and chi, so kuikae (R11) greying is met on the real
     # server, and every decision screen is checked against the server's legal actions.
     stats = Stats(calls=True, frames=me.frames, smart=True)
-    play_until([page], lambda: _is_final(page), stats, deadline_s=300)
+    play_until([page], lambda: at_final(page), stats, deadline_s=300)
     assert stats.checked >= stats.discards
     page.screenshot(path=str(artifacts / "standings.png"))
 

@@ -15,7 +15,11 @@ from websockets.sync.client import ClientConnection, connect
 
 from tests.external.tsumogiri_remote import answer
 from tests.web.conftest import AppServer
-from tests.web.player import Stats, lobby_with_outside_bot, open_person, play_until, table_state
+from tests.web.player import (
+    lobby_with_outside_bot,
+    open_person,
+    start_and_play_to_final,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -71,16 +75,7 @@ def test_a_remote_bot_is_picked_and_plays_to_the_standings(
             time.sleep(0.02)
         # The picker offers it by its level name, with the remote bot's hint.
         lobby_with_outside_bot(page, base, "remote-tiny", "remote mjai bot")
-        page.get_by_test_id("start").click()
-        page.locator(".hand-tiles .tile").first.wait_for()
-        page.wait_for_function("() => /^#\\/game\\/\\d+$/.test(location.hash)")
-        game_id = int(page.evaluate("location.hash").rsplit("/", 1)[1])
-
-        def final() -> bool:
-            st = table_state(page)
-            return bool(st and st["overlay"] == "final")
-
-        play_until([page], final, Stats(), deadline_s=75)
+        game_id = start_and_play_to_final(page, deadline_s=75)
     finally:
         bot.close()
 

@@ -19,7 +19,7 @@ import pytest
 
 from tests.short_game import SHORT
 from tests.web.conftest import DESKTOP, PHONE, ROOT, AppServer
-from tests.web.player import Stats, add_bots, open_person, play_until, table_state
+from tests.web.player import Stats, add_bots, at_final, open_person, play_until
 
 pytestmark = pytest.mark.browser
 
@@ -223,11 +223,7 @@ def test_a_live_game_to_its_end_by_tobi(
             assert sorted(shown) == sorted(int(s) for s in ev["hands"])
         checked.append(kind)
 
-    def final() -> bool:
-        st = table_state(page)
-        return bool(st and st["overlay"] == "final")
-
-    play_until([page], final, Stats(), deadline_s=180, on_result=on_result)
+    play_until([page], lambda: at_final(page), Stats(), deadline_s=180, on_result=on_result)
     page.get_by_test_id("score-graph").wait_for()
     (end,) = [
         f["event"]

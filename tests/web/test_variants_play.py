@@ -13,7 +13,14 @@ import pytest
 
 from tests.web.conftest import DESKTOP, PHONE, ROOT, AppServer
 from tests.web.foldkit import fold_view
-from tests.web.player import Stats, add_bots, create_lobby, open_person, play_until, table_state
+from tests.web.player import (
+    Stats,
+    add_bots,
+    at_final,
+    create_lobby,
+    open_person,
+    play_until,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -50,11 +57,6 @@ def _last_view(frames: list[dict[str, Any]]) -> dict[str, Any]:
     assert folded is not None
     view: dict[str, Any] = folded["view"]
     return view
-
-
-def _is_final(page: Any) -> bool:
-    st = table_state(page)
-    return bool(st and st["overlay"] == "final")
 
 
 def _open_replay(page: Any, base: str, game_id: int) -> None:
@@ -147,7 +149,7 @@ def test_sanma_lobby_to_final_standings(
             shown = page.locator("[data-testid=nuki] .tile").count()
             if shown:
                 nuki_seen.append(shown)
-        return _is_final(page)
+        return at_final(page)
 
     stats = Stats(frames=me.frames)
     play_until([page], stop, stats, deadline_s=90)
@@ -231,7 +233,7 @@ def test_nanchang_game_to_the_final_ledger_on_a_phone(
         _check_jokers(p, _last_view(me.frames))
 
     stats = Stats(frames=me.frames)
-    play_until([page], lambda: _is_final(page), stats, deadline_s=90, on_result=on_result)
+    play_until([page], lambda: at_final(page), stats, deadline_s=90, on_result=on_result)
     page.screenshot(path=str(artifacts / "nanchang-ledger.png"))
 
     results = _round_results(me.frames)
