@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from server.tables.steps import expand
@@ -118,6 +119,19 @@ def add_bots(page: Any, slots: list[int]) -> None:
 def table_state(page: Any) -> dict[str, Any] | None:
     state: dict[str, Any] | None = page.evaluate(_STATE_JS)
     return state
+
+
+def import_log(context: Any, base: str, path: Path, name: str | None = None) -> int:
+    """Import the log file at ``path`` (as ``name``, default its own) through the HTTP
+    route, as the browser context's guest; the new game's id."""
+    resp = context.request.post(
+        f"{base}/api/games/import?filename={name or path.name}",
+        data=path.read_bytes(),
+        headers={"Content-Type": "application/octet-stream"},
+    )
+    assert resp.ok, resp.text()
+    game_id: int = resp.json()["id"]
+    return game_id
 
 
 def at_final(page: Any) -> bool:

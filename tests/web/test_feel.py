@@ -17,7 +17,7 @@ import httpx
 import pytest
 
 from tests.web.conftest import DESKTOP, PHONE, ROOT, AppServer
-from tests.web.player import add_bots, create_lobby, open_person
+from tests.web.player import add_bots, create_lobby, import_log, open_person
 
 pytestmark = pytest.mark.browser
 
@@ -433,13 +433,7 @@ def _moment(
 def double_ron(browser: Any, app_server: AppServer) -> tuple[int, list[dict[str, Any]]]:
     """An imported game with calls and a double ron: its id and its record's events."""
     me = open_person(browser, app_server.url, "Rei")
-    resp = me.context.request.post(
-        f"{app_server.url}/api/games/import?filename=double-ron.mjlog",
-        data=MJLOG.read_bytes(),
-        headers={"Content-Type": "application/octet-stream"},
-    )
-    assert resp.ok, resp.text()
-    game_id: int = resp.json()["id"]
+    game_id = import_log(me.context, app_server.url, MJLOG)
     me.context.close()
     record = httpx.get(f"{app_server.url}/api/games/{game_id}", timeout=10).json()
     return game_id, [e for e in record["events"] if e["kind"] == "event"]

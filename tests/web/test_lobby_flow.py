@@ -8,7 +8,6 @@ watcher count, the clock's discard and the tab title."""
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -17,6 +16,7 @@ import pytest
 
 from tests.short_game import SHORT
 from tests.web.conftest import DESKTOP, PHONE, AppServer
+from tests.web.mocktable import MockTable
 from tests.web.player import (
     Stats,
     add_bots,
@@ -238,40 +238,15 @@ def test_rematch_waits_in_the_lobby_for_the_others(browser: Any, app_server: App
     yuki.context.close()
 
 
-class Mock:
-    """The real table screen on the mock socket (web/dev/table.html), with the
-    browser's default Auto toggles and a fake clock."""
-
-    def __init__(self, browser: Any, base: str, size: dict[str, int]) -> None:
-        self.context = browser.new_context(viewport=size)
-        self.page = self.context.new_page()
-        self.base = base
-        self.sent: list[dict[str, Any]] = []
-        self.page.on("console", self._console)
-
-    def _console(self, msg: Any) -> None:
-        if msg.text.startswith("send "):
-            sent = json.loads(msg.text[len("send ") :])
-            if sent["type"] == "action":
-                self.sent.append(sent["action"])
-
-    def open(self, query: str) -> Any:
-        self.sent.clear()
-        self.page.goto(f"{self.base}/dev/table.html?{query}")
-        self.page.locator(".table-screen").wait_for()
-        self.page.locator(".hand-tiles .tile").first.wait_for()
-        return self.page
-
-
 @pytest.fixture(params=SIZES)
-def mock(request: Any, browser: Any, app_server: AppServer) -> Iterator[Mock]:
-    m = Mock(browser, app_server.url, request.param)
+def mock(request: Any, browser: Any, app_server: AppServer) -> Iterator[MockTable]:
+    m = MockTable(browser, app_server.url, request.param)
     m.page.clock.install()  # runs on its own until a test pauses it
     yield m
     m.context.close()
 
 
-def test_automatic_discard_after_riichi_is_on_by_default(mock: Mock) -> None:
+def test_automatic_discard_after_riichi_is_on_by_default(mock: MockTable) -> None:
     page = mock.open("case=after_riichi")
     toggle = page.locator("[data-auto=riichiDiscard]")
     assert toggle.is_checked()
@@ -300,7 +275,7 @@ def test_automatic_discard_after_riichi_is_on_by_default(mock: Mock) -> None:
     page.locator("[data-auto=win]").uncheck()
 
 
-def test_table_marks_last_discard_claims_sticks_and_tsumogiri(mock: Mock) -> None:
+def test_table_marks_last_discard_claims_sticks_and_tsumogiri(mock: MockTable) -> None:
     page = mock.open("case=discard&echo=1&watchers=2")
     # The newest discard (seat 3's 7z, the view's last_discard) is marked.
     marked = page.locator(".river .tile.last-discard")
@@ -328,7 +303,7 @@ def test_table_marks_last_discard_claims_sticks_and_tsumogiri(mock: Mock) -> Non
         assert claimed.get_attribute("data-tile") == "4s", kind
 
 
-def test_tab_title_your_turn_and_the_clock_discarding(mock: Mock) -> None:
+def test_tab_title_your_turn_and_the_clock_discarding(mock: MockTable) -> None:
     page = mock.open("case=discard")
     assert page.title() == "● Your turn · Jantaku"
     page = mock.open("case=discard&clock=1")

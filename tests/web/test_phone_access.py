@@ -19,7 +19,8 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import DESKTOP, PHONE, AppServer
-from tests.web.player import add_bots, create_lobby, open_person
+from tests.web.mocktable import MockTable
+from tests.web.player import add_bots, create_lobby, import_log, open_person
 
 pytestmark = pytest.mark.browser
 
@@ -81,29 +82,8 @@ _FOCUSED_TILE_JS = """() => {
 }"""
 
 
-class Mock:
+class Mock(MockTable):
     """The mock table in one browser context; the actions it would send."""
-
-    def __init__(self, browser: Any, base: str, size: dict[str, int], touch: bool) -> None:
-        self.context = browser.new_context(viewport=size, has_touch=touch, is_mobile=touch)
-        self.page = self.context.new_page()
-        self.base = base
-        self.sent: list[dict[str, Any]] = []
-        self.errors: list[str] = []
-        self.page.on("console", self._console)
-        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
-
-    def _console(self, msg: Any) -> None:
-        if msg.text.startswith("send "):
-            sent = json.loads(msg.text[len("send ") :])
-            if sent["type"] == "action":
-                self.sent.append(sent["action"])
-
-    def open(self, query: str) -> Any:
-        self.sent.clear()
-        self.page.goto(f"{self.base}/dev/table.html?{query}")
-        self.page.locator(".hand-tiles .tile").first.wait_for()
-        return self.page
 
     def tile(self, tile: str) -> Any:
         return self.page.locator(f".hand-tiles .tile[data-tile='{tile}']").first
@@ -346,13 +326,7 @@ def test_no_page_is_wider_than_a_phone(browser: Any, app_server: AppServer) -> N
         "() => /Bot \\(efficient\\) \\d/.test(document.getElementById('table-live').innerText)"
     )
     assert page.evaluate(_FOCUSED_TILE_JS) is not None
-    resp = me.context.request.post(
-        f"{app_server.url}/api/games/import?filename=double-ron.mjlog",
-        data=MJLOG.read_bytes(),
-        headers={"Content-Type": "application/octet-stream"},
-    )
-    assert resp.ok, resp.text()
-    game_id = resp.json()["id"]
+    game_id = import_log(me.context, app_server.url, MJLOG)
     my_id = me.context.request.get(f"{app_server.url}/api/me").json()["id"]
     for route, ready in [
         ("#/history", "[data-testid=history-page]"),

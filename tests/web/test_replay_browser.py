@@ -22,7 +22,7 @@ from server.records.tenhou6 import parse_tenhou6
 from tests.analysis.test_analysis import position, split_hands
 from tests.server.wsclient import TableClient
 from tests.web.conftest import DESKTOP, PHONE, AppServer
-from tests.web.player import open_person
+from tests.web.player import import_log, open_person
 
 pytestmark = pytest.mark.browser
 
@@ -452,13 +452,7 @@ def test_sanma_replay_has_three_seats_and_analysis(
     browser: Any, app_server: AppServer, artifacts: Path
 ) -> None:
     me = open_person(browser, app_server.url, "San")
-    resp = me.context.request.post(
-        f"{app_server.url}/api/games/import?filename=sanma.json",
-        data=SANMA.read_bytes(),
-        headers={"Content-Type": "application/octet-stream"},
-    )
-    assert resp.ok, resp.text()
-    game_id = resp.json()["id"]
+    game_id = import_log(me.context, app_server.url, SANMA, "sanma.json")
     hands = _hands(_record(app_server.url, game_id))
     page = me.page
     page.goto(f"{app_server.url}/#/replay/{game_id}/1/0/2o")
@@ -542,14 +536,7 @@ def test_replay_folds_calls_and_kans_to_the_result_hands(
 ) -> None:
     me = open_person(browser, app_server.url, "Kan")
     page = me.page
-    data = (FIXTURES / "mjai-reviewer" / name).read_bytes()
-    resp = me.context.request.post(
-        f"{app_server.url}/api/games/import?filename={name}",
-        data=data,
-        headers={"Content-Type": "application/octet-stream"},
-    )
-    assert resp.ok, resp.text()
-    game_id = resp.json()["id"]
+    game_id = import_log(me.context, app_server.url, FIXTURES / "mjai-reviewer" / name)
     hands = _hands(_record(app_server.url, game_id))
     page.goto(f"{app_server.url}/#/replay/{game_id}/1/0")
     for i, events in enumerate(hands):

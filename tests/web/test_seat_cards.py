@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import DESKTOP, PHONE, AppServer
-from tests.web.player import open_person
+from tests.web.player import import_log, open_person
 
 pytestmark = pytest.mark.browser
 
@@ -170,13 +170,7 @@ def test_wide_screens_put_the_side_seats_cards_in_the_empty_felt(chromium: Brows
 def replay_game(browser: Any, app_server: AppServer) -> int:
     """An imported game (a Tenhou mjlog) anyone may replay; its id."""
     me = open_person(browser, app_server.url, "Rei")
-    resp = me.context.request.post(
-        f"{app_server.url}/api/games/import?filename=double-ron.mjlog",
-        data=MJLOG.read_bytes(),
-        headers={"Content-Type": "application/octet-stream"},
-    )
-    assert resp.ok, resp.text()
-    game_id: int = resp.json()["id"]
+    game_id = import_log(me.context, app_server.url, MJLOG)
     me.context.close()
     return game_id
 

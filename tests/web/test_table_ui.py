@@ -8,54 +8,25 @@ Actions the page would send are logged to the console as JSON.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from tests.web.conftest import DESKTOP, AppServer
+from tests.web.conftest import AppServer
+from tests.web.mocktable import MockTable
 
 pytestmark = pytest.mark.browser
 
 
-class Mock:
-    def __init__(self, browser: Any, base: str) -> None:
-        self.context = browser.new_context(viewport=DESKTOP)
-        self.page = self.context.new_page()
-        self.base = base
-        self.sent: list[dict[str, Any]] = []
-        self.page.on("console", self._console)
-
-    def _console(self, msg: Any) -> None:
-        # The mock's socket logs every message the page sends; keep the actions.
-        if msg.text.startswith("send "):
-            sent = json.loads(msg.text[len("send ") :])
-            if sent["type"] == "action":
-                self.sent.append(sent["action"])
-
-    def open(self, query: str) -> Any:
-        self.sent.clear()
-        self.page.goto(f"{self.base}/dev/table.html?{query}")
-        self.page.locator(".table-screen").wait_for()
-        self.page.locator(".hand-tiles .tile").first.wait_for()
-        return self.page
-
-    def tiles(self, selector: str) -> list[str]:
-        out: list[str] = self.page.locator(selector).evaluate_all(
-            "(els) => els.map((e) => e.dataset.tile)"
-        )
-        return out
-
-
 @pytest.fixture(scope="module")
-def mock(browser: Any, app_server: AppServer) -> Iterator[Mock]:
-    m = Mock(browser, app_server.url)
+def mock(browser: Any, app_server: AppServer) -> Iterator[MockTable]:
+    m = MockTable(browser, app_server.url)
     yield m
     m.context.close()
 
 
-def test_r11_kuikae_forbidden_discard_is_greyed_and_ignores_clicks(mock: Mock) -> None:
+def test_r11_kuikae_forbidden_discard_is_greyed_and_ignores_clicks(mock: MockTable) -> None:
     page = mock.open("case=discard")
     # The mock's legal discards leave out 4m (as after a call, R11).
     assert mock.tiles(".hand-tiles .tile.forbidden") == ["4m"]
@@ -68,7 +39,7 @@ def test_r11_kuikae_forbidden_discard_is_greyed_and_ignores_clicks(mock: Mock) -
     assert mock.tiles(".hand-tiles .tile.drawn") == ["7s"]
 
 
-def test_arrow_keys_select_and_enter_discards(mock: Mock) -> None:
+def test_arrow_keys_select_and_enter_discards(mock: MockTable) -> None:
     page = mock.open("case=discard")
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowRight")
@@ -80,7 +51,7 @@ def test_arrow_keys_select_and_enter_discards(mock: Mock) -> None:
     assert mock.sent == [{"type": "discard", "tile": "7s"}]
 
 
-def test_r14_riichi_then_choice_among_allowed_discards(mock: Mock) -> None:
+def test_r14_riichi_then_choice_among_allowed_discards(mock: MockTable) -> None:
     page = mock.open("case=riichi")
     assert [b.get_attribute("data-action") for b in page.locator(".action-btn").all()] == [
         "tsumo",
@@ -94,7 +65,7 @@ def test_r14_riichi_then_choice_among_allowed_discards(mock: Mock) -> None:
     assert mock.sent == [{"type": "riichi", "tile": "7s"}]
 
 
-def test_r8_call_buttons_chi_choice_and_keyboard(mock: Mock) -> None:
+def test_r8_call_buttons_chi_choice_and_keyboard(mock: MockTable) -> None:
     page = mock.open("case=call")
     buttons = page.locator(".action-btn")
     assert [b.get_attribute("data-action") for b in buttons.all()] == ["ron", "chi", "pass"]
@@ -123,7 +94,7 @@ def test_r8_call_buttons_chi_choice_and_keyboard(mock: Mock) -> None:
     assert mock.sent == [{"type": "pass"}]
 
 
-def test_r16_waits_furiten_and_no_yaku_warnings(mock: Mock) -> None:
+def test_r16_waits_furiten_and_no_yaku_warnings(mock: MockTable) -> None:
     page = mock.open("case=call")
     waits = page.locator(".waits .wait")
     assert waits.count() == 2
@@ -133,7 +104,7 @@ def test_r16_waits_furiten_and_no_yaku_warnings(mock: Mock) -> None:
     assert "tsumo" in page.locator(".furiten-warn").inner_text()
 
 
-def test_r5_dora_highlighted_from_indicators(mock: Mock) -> None:
+def test_r5_dora_highlighted_from_indicators(mock: MockTable) -> None:
     mock.open("case=discard")
     # Indicators 4p and 9s: dora are 5p (incl. the red 0p) and 1s (R5 wraps 9 to 1).
     dora = set(mock.tiles(".board .tile.dora, .hand-tiles .tile.dora"))
@@ -143,7 +114,7 @@ def test_r5_dora_highlighted_from_indicators(mock: Mock) -> None:
     )
 
 
-def test_rivers_riichi_sideways_called_marked_and_melds_turned_to_giver(mock: Mock) -> None:
+def test_rivers_riichi_sideways_called_marked_and_melds_turned_to_giver(mock: MockTable) -> None:
     page = mock.open("case=discard")
     # Seat 1 declared riichi with 6m; seat 0's 4z was called by someone.
     assert mock.tiles('.zone[data-seat="1"] .river .tile.sideways') == ["6m"]
@@ -171,7 +142,7 @@ def test_rivers_riichi_sideways_called_marked_and_melds_turned_to_giver(mock: Mo
     assert page.locator('.zone[data-seat="2"] .opp-concealed .tile').count() == 7
 
 
-def test_timer_bar_runs_down(mock: Mock) -> None:
+def test_timer_bar_runs_down(mock: MockTable) -> None:
     page = mock.open("case=discard")
     bar = page.locator(".timer.on .timer-think")
     first = bar.evaluate("(e) => parseFloat(e.style.width)")
@@ -180,7 +151,7 @@ def test_timer_bar_runs_down(mock: Mock) -> None:
     assert 0 < second < first <= 100
 
 
-def test_draw_card_shows_type_and_tenpai_hands(mock: Mock) -> None:
+def test_draw_card_shows_type_and_tenpai_hands(mock: MockTable) -> None:
     page = mock.open("case=discard&overlay=draw")
     card = page.locator(".overlay-card")
     assert card.get_attribute("data-kind") == "ryuukyoku"
@@ -193,7 +164,7 @@ def test_draw_card_shows_type_and_tenpai_hands(mock: Mock) -> None:
     assert deltas.all_inner_texts() == ["+1500", "-1500", "+1500", "-1500"]
 
 
-def test_side_log_lists_calls_riichi_and_new_dora(mock: Mock) -> None:
+def test_side_log_lists_calls_riichi_and_new_dora(mock: MockTable) -> None:
     page = mock.open("case=discard")
     items = page.locator("[data-testid=log] li")
     assert items.all_inner_texts()[:4] == [
@@ -207,7 +178,7 @@ def test_side_log_lists_calls_riichi_and_new_dora(mock: Mock) -> None:
     assert page.get_by_test_id("log").is_visible()
 
 
-def test_side_log_is_kept_across_a_reload_and_never_doubled(mock: Mock) -> None:
+def test_side_log_is_kept_across_a_reload_and_never_doubled(mock: MockTable) -> None:
     entries = "[data-testid=log] li"
     page = mock.open("case=discard")
     first = page.locator(entries).all_inner_texts()
@@ -223,7 +194,7 @@ def test_side_log_is_kept_across_a_reload_and_never_doubled(mock: Mock) -> None:
     assert page.locator(entries).count() == 0
 
 
-def test_side_log_never_clips_its_newest_line(mock: Mock) -> None:
+def test_side_log_never_clips_its_newest_line(mock: MockTable) -> None:
     page = mock.open("case=discard&more=36")
     items = page.locator("[data-testid=log] li")
     assert items.count() == 40
@@ -235,7 +206,7 @@ def test_side_log_never_clips_its_newest_line(mock: Mock) -> None:
     assert items.last.inner_text() == "New dora indicator"
 
 
-def test_a_version_gap_asks_for_one_resync(mock: Mock) -> None:
+def test_a_version_gap_asks_for_one_resync(mock: MockTable) -> None:
     sent: list[str] = []
     mock.page.on("console", lambda m: sent.append(m.text) if m.text.startswith("send ") else None)
     page = mock.open("case=discard&gap=1")
@@ -244,7 +215,7 @@ def test_a_version_gap_asks_for_one_resync(mock: Mock) -> None:
     assert page.locator(".table-screen").get_attribute("data-version") == "10"
 
 
-def test_enter_continues_after_a_result(mock: Mock) -> None:
+def test_enter_continues_after_a_result(mock: MockTable) -> None:
     page = mock.open("case=call&overlay=agari")
     page.get_by_test_id("overlay").wait_for()
     page.keyboard.press("2")  # no chi under the card
@@ -257,7 +228,7 @@ def test_enter_continues_after_a_result(mock: Mock) -> None:
     assert page.get_by_test_id("overlay").count() == 0
 
 
-def test_interface_text_in_japanese_and_chinese(mock: Mock) -> None:
+def test_interface_text_in_japanese_and_chinese(mock: MockTable) -> None:
     page = mock.open("case=call&lang=ja")
     assert page.locator(".action-btn[data-action=ron]").inner_text().endswith("ロン")
     assert "フリテン" in page.locator(".furiten-warn").inner_text()
@@ -271,7 +242,7 @@ def test_interface_text_in_japanese_and_chinese(mock: Mock) -> None:
     assert "30符" in page.locator("[data-testid=result-summary]").inner_text()
 
 
-def test_a_discard_shows_before_its_call_window_closes(mock: Mock) -> None:
+def test_a_discard_shows_before_its_call_window_closes(mock: MockTable) -> None:
     """While the call window is open the server sends the discard event alone (in a
     batch frame here); the tile leaves the hand for the river at once."""
     page = mock.open("case=discard&echo=1")

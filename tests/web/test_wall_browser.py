@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from tests.web.conftest import DESKTOP, PHONE, AppServer
-from tests.web.player import add_bots, create_lobby, open_person
+from tests.web.player import add_bots, create_lobby, import_log, open_person
 
 pytestmark = pytest.mark.browser
 
@@ -258,14 +258,7 @@ def test_live_game_wall_follows_the_draws(
 
 def test_replay_wall_turns_a_kan_indicator_face_up(browser: Any, app_server: AppServer) -> None:
     me = open_person(browser, app_server.url, "Rin")
-    name = "rinshan.json"
-    resp = me.context.request.post(
-        f"{app_server.url}/api/games/import?filename={name}",
-        data=(FIXTURES / "mjai-reviewer" / name).read_bytes(),
-        headers={"Content-Type": "application/octet-stream"},
-    )
-    assert resp.ok, resp.text()
-    game_id = resp.json()["id"]
+    game_id = import_log(me.context, app_server.url, FIXTURES / "mjai-reviewer" / "rinshan.json")
     record = httpx.get(f"{app_server.url}/api/games/{game_id}", timeout=10).json()
     start = next(e for e in record["events"] if e["type"] == "round_start")["data"]
     page = me.page
