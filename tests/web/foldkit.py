@@ -23,15 +23,35 @@ from tests.server.tablekit import UNTIMED, FakeConn, HeldSink, settle
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def client_modules(into: Path) -> Path:
-    """web/js's fold.js and what it imports, as ES modules Node loads (web/ has no
+# fold.js and what it imports
+FOLD_MODULES = ("fold.js", "tiles.js", "tilenames.js", "i18n.js")
+
+
+def client_modules(into: Path, names: Sequence[str] = FOLD_MODULES) -> Path:
+    """web/js's modules ``names`` in ``into``/js, as ES modules Node loads (web/ has no
     package.json: it needs no build)."""
     js = into / "js"
     js.mkdir(exist_ok=True)
-    for name in ("fold.js", "tiles.js", "tilenames.js", "i18n.js"):
+    for name in names:
         shutil.copy(ROOT / "web" / "js" / name, js / name)
     (js / "package.json").write_text('{"type": "module"}')
     return js
+
+
+def run_client(script: str, names: Sequence[str], data: Any, timeout: float = 120) -> Any:
+    """tests/web/``script`` run by Node on web/js's modules ``names`` (the folder is its
+    first argument) with ``data`` as JSON on stdin; what it printed, as JSON."""
+    with tempfile.TemporaryDirectory() as tmp:
+        js = client_modules(Path(tmp), names)
+        out = subprocess.run(
+            [node(), str(ROOT / "tests" / "web" / script), str(js)],
+            input=json.dumps(data),
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=timeout,
+        )
+    return json.loads(out.stdout)
 
 
 def node() -> str:
@@ -44,17 +64,7 @@ def node() -> str:
 def fold_view(frames: list[dict[str, Any]]) -> dict[str, Any] | None:
     """What a page that received ``frames`` shows: {"version", "view", "timer"} folded
     by web/js/fold.js from its last whole view (None before any view)."""
-    with tempfile.TemporaryDirectory() as tmp:
-        js = client_modules(Path(tmp))
-        out = subprocess.run(
-            [node(), str(ROOT / "tests" / "web" / "fold_frames.mjs"), str(js)],
-            input=json.dumps(frames),
-            capture_output=True,
-            text=True,
-            check=True,
-            timeout=60,
-        )
-    result: dict[str, Any] | None = json.loads(out.stdout)
+    result: dict[str, Any] | None = run_client("fold_frames.mjs", FOLD_MODULES, frames, 60)
     return result
 
 

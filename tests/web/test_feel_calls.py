@@ -4,17 +4,13 @@ announced once, for the right seat, and nothing else is (run in Node)."""
 
 from __future__ import annotations
 
-import json
-import shutil
-import subprocess
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from server.engine import find_variant
 from server.tables.steps import expand
-from tests.web.foldkit import ROOT, node, self_play
+from tests.web.foldkit import run_client, self_play
 
 GAMES = [
     ("riichi", "tenhou", {"length": "tonpuu"}, b"seeda"),
@@ -46,27 +42,16 @@ def expected(ev: dict[str, Any]) -> list[dict[str, Any]]:
     return []
 
 
-def calls_in_node(events: list[dict[str, Any]], tmp: Path) -> list[list[dict[str, Any]]]:
-    js = tmp / "js"
-    js.mkdir()
-    for name in ("announce.js", "i18n.js", "seats.js"):
-        shutil.copy(ROOT / "web" / "js" / name, js / name)
-    (js / "package.json").write_text('{"type": "module"}')
-    out = subprocess.run(
-        [node(), str(ROOT / "tests" / "web" / "feel_calls.mjs"), str(js)],
-        input=json.dumps(events),
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=120,
+def calls_in_node(events: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    said: list[list[dict[str, Any]]] = run_client(
+        "feel_calls.mjs", ("announce.js", "i18n.js", "seats.js"), events
     )
-    result: list[list[dict[str, Any]]] = json.loads(out.stdout)
-    return result
+    return said
 
 
 @pytest.mark.parametrize(("variant", "preset", "overrides", "seed"), GAMES)
 async def test_every_call_and_win_of_a_game_is_announced_at_its_seat(
-    variant: str, preset: str, overrides: dict[str, Any], seed: bytes, tmp_path: Path
+    variant: str, preset: str, overrides: dict[str, Any], seed: bytes
 ) -> None:
     v = find_variant(variant)
     conns = await self_play(v, v.options({"preset": preset, **overrides}), seed)
@@ -78,7 +63,7 @@ async def test_every_call_and_win_of_a_game_is_announced_at_its_seat(
         for f in expand(sent, seat)  # step frames: their events (server/tables/steps.py)
     ]
     events = [f["event"] for f in frames if f["type"] == "event" and f.get("event")]
-    said = calls_in_node(events, tmp_path)
+    said = calls_in_node(events)
     assert said == [expected(e) for e in events]
     kinds = {a["call"] for calls in said for a in calls}
     # the games are chosen so that calls and wins come up

@@ -3,32 +3,15 @@ ones and asks for the lobby again once when a version was skipped (docs/protocol
 
 from __future__ import annotations
 
-import json
-import shutil
-import subprocess
-import tempfile
-from pathlib import Path
 from typing import Any
 
-from tests.web.foldkit import ROOT, node
+from tests.web.foldkit import run_client
 
 
 def accept(frames: list[Any]) -> list[str]:
     """What the client module makes of each frame (``"reconnect"``: a new socket)."""
-    with tempfile.TemporaryDirectory() as tmp:
-        js = Path(tmp)
-        shutil.copy(ROOT / "web" / "js" / "lobbyversions.js", js / "lobbyversions.js")
-        (js / "package.json").write_text('{"type": "module"}')
-        out = subprocess.run(
-            [node(), str(ROOT / "tests" / "web" / "lobby_versions.mjs"), str(js)],
-            input=json.dumps(frames),
-            capture_output=True,
-            text=True,
-            check=True,
-            timeout=60,
-        )
-    result: list[str] = json.loads(out.stdout)
-    return result
+    made: list[str] = run_client("lobby_versions.mjs", ("lobbyversions.js",), frames, 60)
+    return made
 
 
 def lobby(version: int, **extra: Any) -> dict[str, Any]:

@@ -5,11 +5,7 @@ the break, placed by the engines' own ``stack_order``. Run in Node."""
 
 from __future__ import annotations
 
-import json
 import random
-import shutil
-import subprocess
-from pathlib import Path
 from typing import Any
 
 from server.engine import nanchang
@@ -21,28 +17,17 @@ from server.engine.riichi.wall import stack_order
 from server.engine.tiles import tile_str
 from server.wire import nanchang as nc_wire
 from server.wire.riichi import seat_views
-from tests.web.foldkit import ROOT, node
+from tests.web.foldkit import run_client
 
 Stacks = list[list[list[Any]]]
 KANS = {ActionType.ANKAN, ActionType.KAKAN, ActionType.DAIMINKAN}
 
 
-def models(views: list[dict[str, Any]], tmp: Path) -> list[Stacks | None]:
-    js = tmp / "js"
-    js.mkdir()
-    for name in ("wall.js", "seats.js", "i18n.js", "tilenames.js"):
-        shutil.copy(ROOT / "web" / "js" / name, js / name)
-    (js / "package.json").write_text('{"type": "module"}')
-    out = subprocess.run(
-        [node(), str(ROOT / "tests" / "web" / "wall_model.mjs"), str(js)],
-        input=json.dumps(views),
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=120,
+def models(views: list[dict[str, Any]]) -> list[Stacks | None]:
+    got: list[Stacks | None] = run_client(
+        "wall_model.mjs", ("wall.js", "seats.js", "i18n.js", "tilenames.js"), views
     )
-    result: list[Stacks | None] = json.loads(out.stdout)
-    return result
+    return got
 
 
 def physical(walls: int, per: int, order: list[int], present: Any, face: Any, dead: Any) -> Stacks:
@@ -89,7 +74,7 @@ def nanchang_expected(g: Any) -> Stacks:
     )
 
 
-def test_riichi_and_sanma_walls_match_the_engine(tmp_path: Path) -> None:
+def test_riichi_and_sanma_walls_match_the_engine() -> None:
     views: list[dict[str, Any]] = []
     want: list[Stacks] = []
     kans = dora = 0
@@ -115,11 +100,11 @@ def test_riichi_and_sanma_walls_match_the_engine(tmp_path: Path) -> None:
             engine.apply(st, kan[0] if kan else rng.choice(acts))
             dora = max(dora, st.dora_count)
     assert kans >= 2 and dora >= 3 and len(views) > 300
-    got = models(views, tmp_path)
+    got = models(views)
     assert [i for i, (g, w) in enumerate(zip(got, want, strict=True)) if g != w] == []
 
 
-def test_nanchang_wall_matches_the_engine(tmp_path: Path) -> None:
+def test_nanchang_wall_matches_the_engine() -> None:
     rng = random.Random(5)
     g = nanchang.new_game(nanchang.preset("nanchang"), b"wall-model-nc")
     views: list[dict[str, Any]] = []
@@ -137,5 +122,5 @@ def test_nanchang_wall_matches_the_engine(tmp_path: Path) -> None:
             tails = max(tails, len(g.kans))
         nanchang.apply(g, rng.choice(nanchang.legal_actions(g, min(nanchang.waiting_on(g)))))
     assert tails >= 1 and len(views) > 300
-    got = models(views, tmp_path)
+    got = models(views)
     assert [i for i, (x, w) in enumerate(zip(got, want, strict=True)) if x != w] == []
