@@ -7,6 +7,7 @@ import asyncio
 from typing import Any
 
 from server.api.auth import watch_key
+from tests.server.conftest import bot_table
 from tests.server.wsclient import TableClient
 from tests.short_game import SHORT
 
@@ -152,18 +153,14 @@ async def test_rematch_does_not_wait_for_people_who_left(db_url: str, make_serve
 
 async def test_players_are_told_how_many_watch(db_url: str, make_server: Any) -> None:
     srv = make_server(db_url)
-    host, hg = srv.guest("Host")
-    u = f"/api/lobbies/{_lobby(host, {'preset': 'standard', 'think_seconds': 0})}"
-    for _ in range(3):
-        host.post(f"{u}/bots", json={})
-    game = host.post(f"{u}/start").json()["game"]
-    key = watch_key(srv.settings.secret, game["id"])
-    me = await TableClient.open(srv.ws, game["id"], hg["token"])
+    _, hg, game_id = bot_table(srv, {"preset": "standard", "think_seconds": 0})
+    key = watch_key(srv.settings.secret, game_id)
+    me = await TableClient.open(srv.ws, game_id, hg["token"])
     assert me.welcome is not None and me.welcome["spectators"] == 0
-    w1 = await TableClient.open(srv.ws, game["id"], None, watch=key)
+    w1 = await TableClient.open(srv.ws, game_id, None, watch=key)
     assert w1.welcome is not None and w1.welcome["spectators"] == 1
     assert (await me.recv_type("players"))["spectators"] == 1
-    w2 = await TableClient.open(srv.ws, game["id"], None, watch=key)
+    w2 = await TableClient.open(srv.ws, game_id, None, watch=key)
     assert (await me.recv_type("players"))["spectators"] == 2
     await w1.close()
     assert (await me.recv_type("players"))["spectators"] == 1
@@ -174,20 +171,16 @@ async def test_players_are_told_how_many_watch(db_url: str, make_server: Any) ->
 
 async def test_players_see_the_watchers_names(db_url: str, make_server: Any) -> None:
     srv = make_server(db_url)
-    host, hg = srv.guest("Host")
+    _, hg, game_id = bot_table(srv, {"preset": "standard", "think_seconds": 0})
     _, kg = srv.guest("Kai")
-    u = f"/api/lobbies/{_lobby(host, {'preset': 'standard', 'think_seconds': 0})}"
-    for _ in range(3):
-        host.post(f"{u}/bots", json={})
-    game = host.post(f"{u}/start").json()["game"]
-    key = watch_key(srv.settings.secret, game["id"])
-    me = await TableClient.open(srv.ws, game["id"], hg["token"])
+    key = watch_key(srv.settings.secret, game_id)
+    me = await TableClient.open(srv.ws, game_id, hg["token"])
     assert me.welcome is not None and me.welcome["watchers"] == []
-    kai = await TableClient.open(srv.ws, game["id"], kg["token"], watch=key)
+    kai = await TableClient.open(srv.ws, game_id, kg["token"], watch=key)
     # the guest's display name, from its token; a watcher's welcome has no names
     assert kai.welcome is not None and "watchers" not in kai.welcome
     assert (await me.recv_type("players"))["watchers"] == ["Kai"]
-    anon = await TableClient.open(srv.ws, game["id"], None, watch=key)
+    anon = await TableClient.open(srv.ws, game_id, None, watch=key)
     got = await me.recv_type("players")
     assert got["spectators"] == 2 and got["watchers"] == ["Kai"]
     await kai.close()
