@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session
 from server.api.auth import bearer_token, new_token, token_hash
 from server.api.context import Ctx, CurrentPlayer, ServerContext, api_error
 from server.api.schemas import Strict
-from server.api.ws import _socket_slot
+from server.api.ws import socket_slot
 from server.db import remotebots
 from server.db.remotebots import RemoteBotError
 from server.external.channel import FORMS
@@ -111,7 +111,7 @@ async def _first_message_token(ctx: ServerContext, ws: WebSocket) -> str | None:
 @ws_router.websocket("/ws/bot")
 async def bot_socket(ws: WebSocket) -> None:
     ctx: ServerContext = ws.app.state.ctx
-    with _socket_slot(ctx, ws) as admitted:
+    with socket_slot(ctx, ws) as admitted:
         if not admitted:
             await ws.close(4429)  # refused at the handshake
             return

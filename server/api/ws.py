@@ -235,7 +235,7 @@ def _address(ws: WebSocket) -> str:
 
 
 @contextlib.contextmanager
-def _socket_slot(ctx: ServerContext, ws: WebSocket) -> Iterator[bool]:
+def socket_slot(ctx: ServerContext, ws: WebSocket) -> Iterator[bool]:
     """One of the client address's open sockets (False: it has as many as it may)."""
     addr = _address(ws)
     n = ctx.sockets.get(addr, 0)
@@ -262,7 +262,7 @@ async def _refuse_busy(ws: WebSocket) -> None:
 @router.websocket("/ws/table/{game_id}")
 async def table_socket(ws: WebSocket, game_id: int) -> None:
     ctx = _ctx(ws)
-    with _socket_slot(ctx, ws) as admitted:
+    with socket_slot(ctx, ws) as admitted:
         if admitted:
             await ws.accept()
             await _table_socket(ctx, ws, game_id)
@@ -355,7 +355,7 @@ async def _table_socket(ctx: ServerContext, ws: WebSocket, game_id: int) -> None
 @router.websocket("/ws/lobby/{code}")
 async def lobby_socket(ws: WebSocket, code: str) -> None:
     ctx = _ctx(ws)
-    with _socket_slot(ctx, ws) as admitted:
+    with socket_slot(ctx, ws) as admitted:
         if admitted:
             await ws.accept()
             await _lobby_socket(ctx, ws, code)
