@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import ROOT, AppServer
-from tests.web.test_table_ui import Mock
+from tests.web.mocktable import MockTable
 
 pytestmark = pytest.mark.browser
 
@@ -19,8 +19,8 @@ EN: dict[str, str] = json.loads((ROOT / "web/i18n/en.json").read_text(encoding="
 
 
 @pytest.fixture(scope="module")
-def mock(browser: Any, app_server: AppServer) -> Iterator[Mock]:
-    m = Mock(browser, app_server.url)
+def mock(browser: Any, app_server: AppServer) -> Iterator[MockTable]:
+    m = MockTable(browser, app_server.url)
     yield m
     m.context.close()
 
@@ -33,7 +33,7 @@ def _layout(page: Any, selector: str) -> list[str]:
     return out
 
 
-def test_three_seats_no_toimen_kamicha_left_and_nukidora(mock: Mock) -> None:
+def test_three_seats_no_toimen_kamicha_left_and_nukidora(mock: MockTable) -> None:
     page = mock.open("case=sanma")
     assert page.locator(".table-screen").get_attribute("data-seats") == "3"
     zones = {
@@ -64,7 +64,7 @@ def test_three_seats_no_toimen_kamicha_left_and_nukidora(mock: Mock) -> None:
     assert mock.sent == [{"type": "nuki", "tile": "4z"}]
 
 
-def test_nanchang_turned_up_tile_and_joker_badges(mock: Mock) -> None:
+def test_nanchang_turned_up_tile_and_joker_badges(mock: MockTable) -> None:
     page = mock.open("case=nanchang")
     assert page.locator(".table-screen").get_attribute("data-variant") == "nanchang"
     assert mock.tiles("[data-testid=indicator] .tile") == ["5p"]
@@ -93,7 +93,7 @@ def test_nanchang_turned_up_tile_and_joker_badges(mock: Mock) -> None:
     assert badges == ["正精", "副精", "副精"]
 
 
-def test_nanchang_result_card_names_each_element(mock: Mock) -> None:
+def test_nanchang_result_card_names_each_element(mock: MockTable) -> None:
     page = mock.open("case=nanchang&overlay=nc_win")
     card = page.locator("[data-testid=overlay] .overlay-card")
     card.wait_for()
