@@ -7,7 +7,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, Select, func, insert, select
+import orjson
+from sqlalchemy import Connection, Select, func, select
 from sqlalchemy.orm import Session, selectinload
 
 from server.db import ratings, stats
@@ -15,33 +16,43 @@ from server.db.models import Game, GameEvent, GameSeat, Hand, Lobby, LobbySeat, 
 from server.records.summary import game_kind
 from server.tables.sink import HandRow, RecordRow, SeatResult
 
-
-def record_values(game_id: int, rows: Sequence[RecordRow]) -> list[dict[str, Any]]:
-    """``rows`` of one game as parameter sets for ``insert_record_values``."""
-    return [
-        {
-            "game_id": game_id,
-            "version": r.version,
-            "kind": r.kind,
-            "type": r.type,
-            "data": r.data,
-            "seats": r.seats,
-        }
-        for r in rows
-    ]
+# One record row's values: game_id, version, kind, type, data and seats (JSON text).
+RecordParams = tuple[int, int, str, str, str, str]
 
 
-def insert_record_values(s: Session, values: list[dict[str, Any]]) -> None:
-    """Insert record rows of any number of games in one executemany."""
-    insert_record_rows(s.connection(), values)
+# The record's columns, in the order ``record_params`` gives them.
+_RECORD_COLUMNS = "game_id, version, kind, type, data, seats"
+# Rows per INSERT statement: 6 parameters a row stays far below SQLite's (32,766) and
+# PostgreSQL's (65,535) limits on the parameters of one statement.
+_ROWS_PER_STATEMENT = 500
 
 
-def insert_record_rows(conn: Connection, values: list[dict[str, Any]]) -> None:
-    """``insert_record_values`` on a bare connection."""
-    if values:
-        # Core on the table, not the ORM's bulk path: this runs for every action of
-        # every live table, and the ORM's per-row bookkeeping costs several times more.
-        conn.execute(insert(GameEvent), values)
+def _json(value: Any) -> str:
+    # As the JSON columns store it (server/db/session.py): orjson, None as 'null'.
+    return orjson.dumps(value).decode()
+
+
+def record_params(game_id: int, rows: Sequence[RecordRow]) -> list[RecordParams]:
+    """``rows`` of one game as the parameters of ``insert_record_rows``."""
+    return [(game_id, r.version, r.kind, r.type, _json(r.data), _json(r.seats)) for r in rows]
+
+
+def insert_record_rows(conn: Connection, params: Sequence[RecordParams]) -> None:
+    """Insert record rows of any number of games, a few hundred per statement.
+
+    This runs for every action of every live table, from the recorder's worker
+    thread: one multi-row INSERT costs one round trip and lets go of the GIL once,
+    where an executemany (let alone the ORM) does both once per row, and each time
+    the thread waits for the busy event loop to hand the GIL back.
+    """
+    mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
+    one = "(" + ", ".join([mark] * 6) + ")"
+    for i in range(0, len(params), _ROWS_PER_STATEMENT):
+        chunk = params[i : i + _ROWS_PER_STATEMENT]
+        sql = f"INSERT INTO {GameEvent.__tablename__} ({_RECORD_COLUMNS}) VALUES " + ", ".join(
+            [one] * len(chunk)
+        )
+        conn.exec_driver_sql(sql, tuple(v for row in chunk for v in row))
 
 
 def add_hand(s: Session, game_id: int, h: HandRow) -> None:

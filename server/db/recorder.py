@@ -5,7 +5,7 @@ until the step is committed. One writer task takes every step queued so far and
 commits them in ONE transaction from a worker thread (group commit): while a
 transaction runs, the next group gathers, so under load a commit serves many
 tables and the number of transactions stays far below the number of steps. The
-record rows of a group go to the database as one executemany (with hundreds of
+record rows of a group go to the database in one multi-row INSERT (with hundreds of
 live tables, one statement per table and step cost the server more than the game).
 
 A transient failure (the database restarting, a lock held too long) is retried
@@ -20,7 +20,6 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.orm import Session
@@ -133,16 +132,14 @@ class Recorder:
             return
 
     def _write(self, group: list[_Pending]) -> None:
-        rows: list[dict[str, Any]] = []
-        for game_id, step, _ in group:
-            rows.extend(games.record_values(game_id, step.rows))
+        params = [p for game_id, step, _ in group for p in games.record_params(game_id, step.rows)]
         if not any(step.hands or step.finish for _, step, _ in group):
-            # Most groups: record rows only, in one statement on a bare connection.
-            self.db.run_core(lambda conn: games.insert_record_rows(conn, rows))
+            # Most groups: record rows only, on a bare connection.
+            self.db.run_core(lambda conn: games.insert_record_rows(conn, params))
             return
 
         def write_all(s: Session) -> None:
-            games.insert_record_values(s, rows)
+            games.insert_record_rows(s.connection(), params)
             for game_id, step, _ in group:
                 for hand in step.hands:
                     games.add_hand(s, game_id, hand)
