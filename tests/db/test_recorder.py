@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 
 import pytest
 from sqlalchemy import func, select
@@ -102,7 +103,8 @@ async def test_a_second_writer_of_a_version_fails_loudly(db_url: str) -> None:
     """Two processes that both believe they own a game (migration 0003): the one that
     writes a version already written gets an error, and the record keeps the first."""
     db_a, db_b = Database(db_url), Database(db_url)
-    a, b = Recorder(db_a, retry_seconds=0.2), Recorder(db_b, retry_seconds=0.2)
+    a = Recorder(db_a, retry_seconds=0.2)
+    b = Recorder(db_b, retry_seconds=0.2)
     a.start()
     b.start()
     try:
@@ -126,3 +128,69 @@ async def test_a_second_writer_of_a_version_fails_loudly(db_url: str) -> None:
         await b.close()
         db_a.dispose()
         db_b.dispose()
+
+
+async def test_a_transient_failure_is_retried_until_committed(
+    sqlite_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The database going away for a moment: the step waits and is committed once it
+    is back,"""
+    from sqlalchemy.exc import OperationalError
+
+    from server.db import migrate
+
+    migrate.upgrade(sqlite_url)
+    db = Database(sqlite_url)
+    rec = Recorder(db, retry_seconds=5.0)
+    real = rec._write
+    failures = [2]
+
+    def flaky(group: list) -> None:  # type: ignore[type-arg]
+        if failures[0]:
+            failures[0] -= 1
+            raise OperationalError("INSERT", {}, Exception("the database is restarting"))
+        real(group)
+
+    monkeypatch.setattr(rec, "_write", flaky)
+    rec.start()
+    try:
+        (gid,) = _games(db, 1)
+        await rec.write(gid, _step(1))
+        assert failures == [0] and rec.failures == 0 and rec.steps == 1
+        with db.session() as s:
+            assert s.scalar(select(func.count()).where(GameEvent.game_id == gid)) == 1
+    finally:
+        await rec.close()
+        db.dispose()
+
+
+async def test_a_lock_held_by_another_process_does_not_stall_the_loop(sqlite_url: str) -> None:
+    """Another writer holding SQLite's lock: the step waits in the writer thread while
+    the loop goes on, and is committed once the lock is let go."""
+    import sqlite3
+
+    from server.db import migrate
+
+    migrate.upgrade(sqlite_url)
+    db = Database(sqlite_url)
+    rec = Recorder(db)
+    rec.start()
+    other = sqlite3.connect(sqlite_url.split(":///", 1)[1], isolation_level=None)
+    try:
+        (gid,) = _games(db, 1)
+        other.execute("BEGIN IMMEDIATE")  # the write lock, as another process would hold it
+        pending = asyncio.ensure_future(rec.write(gid, _step(1)))
+        started = time.monotonic()
+        for _ in range(20):
+            await asyncio.sleep(0.01)
+        # 20 turns of the loop well within the busy timeout (30 s) the thread waits for.
+        assert time.monotonic() - started < 5.0
+        assert not pending.done()
+        other.execute("COMMIT")
+        await asyncio.wait_for(pending, 30)
+        with db.session() as s:
+            assert s.scalar(select(func.count()).where(GameEvent.game_id == gid)) == 1
+    finally:
+        other.close()
+        await rec.close()
+        db.dispose()
