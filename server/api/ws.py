@@ -1,7 +1,11 @@
 """The WebSocket gateway: validates client frames and forwards them to lobbies and tables.
 
-Each connection has a reader (this coroutine) and a writer task draining an
-outgoing queue, so a table actor can send without awaiting a slow client.
+Each connection has a reader (this coroutine) and a writer, so a table actor can
+send without awaiting a slow client. A frame with nothing queued before it is
+handed to the ASGI server at once (``run_now``): uvicorn's send completes without
+suspending, so most frames cost no task switch and no pass of the event loop. Only
+a send that does suspend leaves the rest to the writer task, which then drains the
+frames queued behind it in order.
 """
 
 from __future__ import annotations
@@ -9,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
-from collections.abc import Iterator
+from collections.abc import Coroutine, Generator, Iterator
 from typing import Any
 
 import orjson
@@ -45,6 +49,41 @@ _CLOSE = object()
 TRY_AGAIN_LATER = 1013
 
 
+def run_now(coro: Coroutine[Any, Any, None]) -> asyncio.Future[None] | None:
+    """Run ``coro`` until it first suspends: None when it finished (its exception, if
+    any, raised here), else a task that runs the rest of it."""
+    try:
+        first = coro.send(None)
+    except StopIteration:
+        return None
+    return asyncio.ensure_future(_Rest(coro, first))
+
+
+class _Rest:
+    """The rest of a coroutine that ``run_now`` started, as an awaitable: it passes the
+    future it was waiting on to the task, and the task's resumptions back to it."""
+
+    def __init__(self, coro: Coroutine[Any, Any, None], first: Any) -> None:
+        self.coro = coro
+        self.first = first
+
+    def __await__(self) -> Generator[Any, Any, None]:
+        waiting = self.first
+        while True:
+            try:
+                sent = yield waiting
+            except BaseException as exc:  # cancelled, or the future's error
+                try:
+                    waiting = self.coro.throw(exc)
+                except StopIteration:
+                    return
+                continue
+            try:
+                waiting = self.coro.send(sent)
+            except StopIteration:
+                return
+
+
 class WsConn:
     """One client socket as seen by tables and the lobby hub (``send`` never blocks)."""
 
@@ -56,10 +95,44 @@ class WsConn:
         self.close_code = 1000
         self.batch = False
         self.protocol = 1  # the hello's (docs/protocol.md, "Frames")
+        # A send ``run_now`` started that suspended: later frames wait behind it.
+        self.sending: asyncio.Future[None] | None = None
+        self.held: list[str] = []  # batch: this loop turn's frames
         self.writer = asyncio.get_running_loop().create_task(self._write())
 
     def send(self, text: str) -> None:
         if self.closed:
+            return
+        if self.batch:
+            # Everything sent before the loop's next turn (one table step, usually)
+            # goes out together: one frame, one write, not a dozen.
+            if not self.held:
+                asyncio.get_running_loop().call_soon(self._flush)
+            self.held.append(text)
+            return
+        self._put(text)
+
+    def _flush(self) -> None:
+        frames, self.held = self.held, []
+        if frames and not self.closed:
+            self._put(
+                frames[0]
+                if len(frames) == 1
+                else '{"type":"batch","messages":[' + ",".join(frames) + "]}"
+            )
+
+    def _put(self, text: str) -> None:
+        started = self.sending
+        if started is not None and started.done() and self.queue.empty():
+            self.sending = None
+            if started.cancelled() or started.exception() is not None:
+                self.closed = True  # that send failed: the peer went away
+                return
+        if self.sending is None and self.queue.empty():
+            try:
+                self.sending = run_now(self.ws.send_text(text))
+            except Exception:  # the peer went away; the reader notices too
+                self.closed = True
             return
         if self.queue.qsize() >= MAX_QUEUED_FRAMES:
             self.close(1008)
@@ -71,32 +144,24 @@ class WsConn:
 
     def close(self, code: int) -> None:
         if not self.closed:
+            self._flush()  # the frames before the close go first
             self.closed = True
             self.close_code = code
             self.queue.put_nowait(_CLOSE)
 
     async def _write(self) -> None:
+        """Send what queued up behind a send that suspended, in order, then close."""
         try:
             while True:
                 item = await self.queue.get()
-                frames: list[str] = []
-                # Everything queued by now (one table step, usually) goes out together
-                # when the client asked for batches: one frame, one write, not a dozen.
-                while item is not _CLOSE:
-                    assert isinstance(item, str)
-                    frames.append(item)
-                    if not self.batch or self.queue.empty():
-                        break
-                    item = self.queue.get_nowait()
-                if len(frames) == 1:
-                    await self.ws.send_text(frames[0])
-                elif frames:
-                    await self.ws.send_text(
-                        '{"type":"batch","messages":[' + ",".join(frames) + "]}"
-                    )
+                if self.sending is not None:
+                    await self.sending
+                    self.sending = None
                 if item is _CLOSE:
                     await self.ws.close(self.close_code)
                     return
+                assert isinstance(item, str)
+                await self.ws.send_text(item)
         except Exception:  # the peer went away; the reader notices too
             self.closed = True
 
