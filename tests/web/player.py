@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
 from server.tables.steps import expand
 from server.wire.actions import expand_runs
 from tests.web.conftest import DESKTOP
@@ -184,6 +186,48 @@ class Stats:
         self.actions[kind] = self.actions.get(kind, 0) + 1
 
 
+# How long one click waits for its target (ms). The game may move on between reading
+# the state and clicking, without us: a bot's ron on the discard we could chi or pass
+# on ends the call window, and a result card replaces our buttons. A target gone by
+# then is not waited on (the game now waits for us elsewhere): the state is read again.
+CLICK_MS = 3000
+# How long a target may stay on an unchanged table and still refuse clicks (s): then
+# the page is broken (covered, disabled, detached on every frame), a person could not
+# click it either, and the test fails saying so.
+STUCK_S = 30
+
+
+def click_on(page: Any, st: dict[str, Any], selector: str) -> bool:
+    """Click ``selector`` on the table as read in ``st`` (matched only on a screen at
+    ``st``'s version and not busy, re-resolved at every try). False when the table
+    moved on before the click could land: the caller reads the state again."""
+    target = page.locator(
+        f".table-screen[data-version='{st['version']}'][data-busy='false'] {selector}"
+    ).first
+    return _click(page, target, selector, st, lambda now: now == st)
+
+
+def _click(page: Any, target: Any, what: str, st: Any, still: Any) -> bool:
+    """Click ``target`` while ``still(table_state)`` holds; False once it does not."""
+    end = time.monotonic() + STUCK_S
+    while True:
+        try:
+            target.click(timeout=CLICK_MS)
+            return True
+        except PlaywrightTimeoutError as e:
+            if not still(table_state(page)):
+                return False
+            if time.monotonic() > end:
+                raise AssertionError(
+                    f"{what!r} stayed on an unchanged table for {STUCK_S}s "
+                    f"but could not be clicked: {st}"
+                ) from e
+
+
+def _result_card(st: dict[str, Any] | None) -> bool:
+    return bool(st and st["overlay"] in ("agari", "ryuukyoku"))
+
+
 def step(page: Any, stats: Stats, on_result: Any = None, *, wait_round: bool = True) -> str:
     """Make this seat's next decision by clicking, if it has one (``wait_round``: after
     continuing from a result card, wait for the next round; with several people at the
@@ -191,20 +235,24 @@ def step(page: Any, stats: Stats, on_result: Any = None, *, wait_round: bool = T
 
     Policy: win when offered (tsumo, ron), declare riichi when offered (then pick
     the first allowed tile), pass on calls, otherwise discard the drawn tile (or the
-    first allowed tile). Returns what happened: "final", "result", "acted" or "idle".
+    first allowed tile). Returns what happened: "final", "result", "acted" or "idle"
+    (nothing to do, or the table moved on before a click landed: read it again).
     """
     st = table_state(page)
     if st is None:
         return "idle"
     if st["overlay"] == "final":
         return "final"
-    if st["overlay"] in ("agari", "ryuukyoku"):
+    if _result_card(st):
         if on_result:
             on_result(page, st["overlay"])
         stats.results.append(st["overlay"])
         version = st["version"]
-        page.get_by_test_id("continue").click()
-        if not wait_round:
+        # The card is the same one while it is up, whatever version the table moved
+        # to under it (the game's end comes with the last round's result). Not clicked:
+        # the card went before the click could land (the round moved on without us).
+        button = page.locator("[data-testid=overlay] [data-testid=continue]")
+        if not _click(page, button, "continue", st, _result_card) or not wait_round:
             return "result"
         # The next round's first view (or the standings) replaces the card.
         page.wait_for_function(
@@ -225,28 +273,39 @@ def step(page: Any, stats: Stats, on_result: Any = None, *, wait_round: bool = T
     # Wins first; a sanma north is always set aside when it may be (nukidora).
     for kind in ("tsumo", "ron", "nuki"):
         if kind in acts:
-            page.locator(f".action-btn[data-action='{kind}']").click()
+            if not click_on(page, st, f".action-btn[data-action='{kind}']"):
+                return "idle"
             stats.count(kind)
             wait_version_change(page, version)
             return "acted"
     if "riichi" in acts:
-        page.locator(".action-btn[data-action='riichi']").click()
-        page.locator(".hand-tiles .tile.playable").first.click()
+        if not click_on(page, st, ".action-btn[data-action='riichi']"):
+            return "idle"
+        # The riichi tiles to choose from (a new state: the choice is a mode of the page).
+        chosen = table_state(page)
+        if chosen is None or not click_on(page, chosen, ".hand-tiles .tile.playable"):
+            return "idle"
         stats.count("riichi")
         wait_version_change(page, version)
         return "acted"
     for kind in ("pon", "chi") if stats.calls else ():
         if kind in acts:
-            page.locator(f".action-btn[data-action='{kind}']").click()
+            if not click_on(page, st, f".action-btn[data-action='{kind}']"):
+                return "idle"
             # Several ways to call open a choice; take the first.
             option = page.locator(f".action-btn[data-action='option-{kind}']")
             if option.count():
-                option.first.click()
+                choice = table_state(page)
+                if choice is None or not click_on(
+                    page, choice, f".action-btn[data-action='option-{kind}']"
+                ):
+                    return "idle"
             stats.count(kind)
             wait_version_change(page, version)
             return "acted"
     if "pass" in acts:
-        page.locator(".action-btn[data-action='pass']").click()
+        if not click_on(page, st, ".action-btn[data-action='pass']"):
+            return "idle"
         stats.count("pass")
         wait_version_change(page, version)
         return "acted"
@@ -256,11 +315,13 @@ def step(page: Any, stats: Stats, on_result: Any = None, *, wait_round: bool = T
                 "(ts) => ts.map((t) => t.dataset.tile)"
             )
             index = best_discard(hand, st["playable"])
-            page.locator(f".hand-tiles .tile[data-index='{index}']").click()
+            tile = f".hand-tiles .tile.playable[data-index='{index}']"
         elif st["drawnPlayable"]:
-            page.locator(".hand-tiles .tile.drawn.playable").click()
+            tile = ".hand-tiles .tile.drawn.playable"
         else:
-            page.locator(".hand-tiles .tile.playable").first.click()
+            tile = ".hand-tiles .tile.playable"
+        if not click_on(page, st, tile):
+            return "idle"
         stats.discards += 1
         wait_version_change(page, version)
         return "acted"
@@ -274,7 +335,10 @@ def play_until(
     end = time.monotonic() + deadline_s
     while not stop():
         if time.monotonic() > end:
-            raise AssertionError(f"game did not reach the goal in {deadline_s}s: {stats}")
+            shown = [table_state(p) for p in pages]
+            raise AssertionError(
+                f"game did not reach the goal in {deadline_s}s: {stats}; the tables show {shown}"
+            )
         moved = False
         for p in pages:
             if stop():

@@ -21,6 +21,7 @@ from tests.web.player import (
     Stats,
     add_bots,
     at_final,
+    click_on,
     create_lobby,
     open_person,
     play_until,
@@ -315,3 +316,28 @@ def test_tab_title_your_turn_and_the_clock_discarding(mock: MockTable) -> None:
     page.locator(".toast", has_text="超时：已自动为你打出 7条。").wait_for()
     page = mock.open("case=call&lang=zh")
     assert page.title() == "● 轮到你 · 雀桌"
+
+
+def test_the_clicking_player_gives_up_a_click_the_table_moved_past(mock: MockTable) -> None:
+    """The player read Pass (and chi, ron) on a discard, then a bot's ron ended the call
+    window before the click landed: the result card replaced the buttons. The click is
+    given up at once and the state read again, not waited on for 30 s."""
+    page = mock.open("case=call")
+    st = table_state(page)
+    assert st is not None and "pass" in st["actions"]
+    page.evaluate(
+        """async (v) => {
+          const m = await import(new URL('dev/mock.js', document.baseURI));
+          window.mockScreen.message({type: 'event', version: v, event: m.results.agari});
+        }""",
+        int(st["version"]) + 1,
+    )
+    began = time.monotonic()
+    assert not click_on(page, st, ".action-btn[data-action='pass']")
+    assert time.monotonic() - began < 15
+    assert mock.sent == []
+    # Read again: the card, continued.
+    stats = Stats()
+    assert step(page, stats, wait_round=False) == "result"
+    assert stats.results == ["agari"]
+    page.get_by_test_id("overlay").wait_for(state="detached")
