@@ -52,6 +52,14 @@ class Person:
     def table_frames(self) -> list[dict[str, Any]]:
         return [f for f in self.frames if f.get("type") in ("welcome", "event", "view", "decision")]
 
+    def events(self, kind: str) -> list[dict[str, Any]]:
+        """The events of type ``kind`` the page received, in order."""
+        return [
+            f["event"]
+            for f in self.frames
+            if f.get("type") == "event" and (f.get("event") or {}).get("type") == kind
+        ]
+
 
 # The table's "Auto" toggles (web/js/autoplay.js), all off: a clicking player makes
 # every decision itself (after riichi too), so nothing races its clicks.

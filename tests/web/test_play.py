@@ -21,14 +21,6 @@ from tests.web.player import (
 pytestmark = pytest.mark.browser
 
 
-def _events(frames: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
-    return [
-        f["event"]
-        for f in frames
-        if f.get("type") == "event" and (f.get("event") or {}).get("type") == kind
-    ]
-
-
 def test_full_game_by_clicking_until_standings(
     browser: Any, app_server: AppServer, artifacts: Path
 ) -> None:
@@ -69,7 +61,7 @@ def test_full_game_by_clicking_until_standings(
 
     # The standings shown are the game_end event's: four rows in rank order,
     # each with the points and result the server computed.
-    end = _events(me.frames, "game_end")
+    end = me.events("game_end")
     assert len(end) == 1
     final = sorted(end[0]["final"], key=lambda f: f["rank"])
     rows = page.locator("[data-testid=standings] tr[data-rank]")
@@ -83,7 +75,7 @@ def test_full_game_by_clicking_until_standings(
     assert sum(f["points"] for f in final) == 100000
     # Every round result was shown and dismissed by clicking (a tonpuu has four rounds
     # or more, unless someone busts first).
-    rounds = len(_events(me.frames, "agari")) + len(_events(me.frames, "ryuukyoku"))
+    rounds = len(me.events("agari")) + len(me.events("ryuukyoku"))
     assert rounds >= 4 or min(f["points"] for f in final) < 0
     assert len(stats.results) == rounds
     assert stats.discards > 10
@@ -144,7 +136,7 @@ def test_win_screen_lists_yaku_han_fu_and_score_changes(
     stats = Stats(frames=me.frames, smart=True)
     play_until([page], agari_shown, stats, deadline_s=240)
     page.screenshot(path=str(artifacts / "win.png"))
-    ev = _events(me.frames, "agari")[-1]
+    ev = me.events("agari")[-1]
     en = _en()
     winners = page.locator("[data-testid=winner]")
     assert winners.count() == len(ev["winners"])

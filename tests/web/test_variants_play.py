@@ -28,14 +28,6 @@ EN: dict[str, str] = json.loads((ROOT / "web/i18n/en.json").read_text(encoding="
 ZH: dict[str, str] = json.loads((ROOT / "web/i18n/zh.json").read_text(encoding="utf-8"))
 
 
-def _events(frames: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
-    return [
-        f["event"]
-        for f in frames
-        if f.get("type") == "event" and (f.get("event") or {}).get("type") == kind
-    ]
-
-
 def _round_results(frames: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Nanchang's round results as the page got them (protocol 2: a result without its
     ``win`` is the win of the event just before it, docs/protocol.md)."""
@@ -155,11 +147,11 @@ def test_sanma_lobby_to_final_standings(
     play_until([page], stop, stats, deadline_s=90)
     page.screenshot(path=str(artifacts / "sanma-standings.png"))
 
-    nukis = _events(me.frames, "nuki")
+    nukis = me.events("nuki")
     assert nukis, "no north was set aside in the whole game"
     assert nuki_seen, "a north was set aside but never shown"
     assert stats.actions.get("nuki", 0) == len([n for n in nukis if n["seat"] == seat])
-    end = _events(me.frames, "game_end")
+    end = me.events("game_end")
     assert len(end) == 1
     final = sorted(end[0]["final"], key=lambda f: f["rank"])
     assert len(final) == 3 and sum(f["points"] for f in final) == 105000
@@ -256,7 +248,7 @@ def test_nanchang_game_to_the_final_ledger_on_a_phone(
             if element != "kan":
                 assert EN[f"nc_el.{element}"] in text, (element, text)
     assert wins >= 1, "no hand of the game was won"
-    end = _events(me.frames, "game_end")
+    end = me.events("game_end")
     assert len(end) == 1
     final = sorted(end[0]["final"], key=lambda f: f["rank"])
     assert sum(f["points"] for f in final) == 0  # a ledger: what one wins the others pay
