@@ -235,6 +235,34 @@ def test_draws_discards_and_calls_move_briefly(context: Contexts, app_server: Ap
     assert moving == ["9m"]
 
 
+def test_a_kakan_drops_its_added_tile_onto_the_pon(
+    context: Contexts, app_server: AppServer
+) -> None:
+    """A kakan changes a meld in place: its added tile drops onto the pon, and the meld
+    itself does not slide in again as a new one would."""
+    page = _open(context, app_server.url, "case=call")
+    page.evaluate(_FEED_JS, [_event(11, PON), _event(12, {"type": "draw", "seat": 1})])
+    page.clock.run_for(1000)  # the pon's own motion is over
+    kakan = {"type": "kan", "seat": 1, "meld": "kakan", "tiles": ["4s"] * 4, "added": "4s"}
+    moving = page.evaluate(
+        """(frames) => {
+          for (const f of frames) window.mockScreen.message(f);
+          return document.getAnimations().filter((a) => a.animationName.startsWith('motion-'))
+            .map((a) => [a.animationName, a.effect.target.dataset.tile || '',
+              !!a.effect.target.parentElement.closest('.kakan-stack'),
+              a.effect.getTiming().duration]);
+        }""",
+        [_event(13, kakan)],
+    )
+    assert moving == [["motion-kakan", "4s", True, 240]], moving
+    stack = page.locator(".zone[data-seat='1'] .melds .kakan-stack")
+    assert stack.count() == 1
+    # Over once its time has passed: the table at rest shows the stack, nothing moving.
+    page.clock.run_for(1000)
+    page.evaluate(_FEED_JS, [_event(14, {"type": "draw", "seat": 1, "rinshan": True})])
+    assert "motion-kakan" not in _animations(page)
+
+
 def test_our_drawn_tile_only_fades_in_and_takes_a_click_at_once(
     context: Contexts, app_server: AppServer
 ) -> None:

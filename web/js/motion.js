@@ -1,10 +1,11 @@
 // Short motion (issue 15): a drawn tile appears, a discard slides into its river, a new
-// meld slides in, each for MOTION_MS, so several bot turns read as a sequence. Only
-// classes are added to the table just rendered: the DOM is already in its final state,
-// nothing waits for an animation, and clicks go through at once. The whole table is
-// rebuilt on every frame, so each re-render carries a running animation on from where it
-// was (a negative animation-delay). With `prefers-reduced-motion: reduce` nothing moves
-// (and css/feel.css stops every animation on the table).
+// meld slides in, a kakan's added tile drops onto its pon, each for MOTION_MS, so several
+// bot turns read as a sequence. Only classes are added to the table just rendered: the
+// DOM is already in its final state, nothing waits for an animation, and clicks go
+// through at once. The whole table is rebuilt on every frame, so each re-render carries a
+// running animation on from where it was (a negative animation-delay). With
+// `prefers-reduced-motion: reduce` nothing moves (and css/feel.css stops every animation
+// on the table).
 
 export const MOTION_MS = 220;
 
@@ -17,15 +18,22 @@ export function reducedMotion() {
 
 const CALL_TYPES = new Set(["call", "pon", "chi", "daiminkan", "minkan", "ankan"]);
 
-/** The motion an event starts, or null: {kind: draw | discard | meld | nuki, seat, tile}. */
+/** The motion an event starts, or null: {kind: draw | discard | meld | kakan | nuki, seat, tile}. */
 export function motionOf(ev) {
   if (!ev || ev.seat == null) return null;
   if (ev.type === "draw") return { kind: "draw", seat: ev.seat, tile: ev.tile ?? null };
   if (ev.type === "discard") return { kind: "discard", seat: ev.seat, tile: ev.tile };
   if (ev.type === "nuki") return { kind: "nuki", seat: ev.seat, tile: ev.tile };
-  // A kakan changes a meld in place: the announcement says it, nothing slides.
-  if (CALL_TYPES.has(ev.type) || (ev.type === "kan" && ev.added == null)) return { kind: "meld", seat: ev.seat, tile: null };
+  // A kakan changes a meld in place: only its added tile moves (riichi's kan event with
+  // `added`, Nanchang's kakan event).
+  if (ev.type === "kakan" || (ev.type === "kan" && ev.added != null)) return { kind: "kakan", seat: ev.seat, tile: ev.added };
+  if (CALL_TYPES.has(ev.type) || ev.type === "kan") return { kind: "meld", seat: ev.seat, tile: null };
   return null;
+}
+
+/** A tile's kind: a red five is a five. */
+function kindOf(tile) {
+  return tile && tile[0] === "0" ? `5${tile.slice(1)}` : tile;
 }
 
 /** The element a motion moves on a rendered table, or null when it is not shown. */
@@ -42,6 +50,15 @@ function target(scr, m, mySeat) {
   }
   if (m.kind === "draw") return own ? scr.querySelector(".hand-tiles .tile.drawn") : last(`${zone} .opp-concealed .tile.drawn`);
   if (m.kind === "meld") return own ? last(".own-melds .meld") : last(`${zone} .melds .meld`);
+  if (m.kind === "kakan") {
+    // The added tile is its stack's first (melds.js): the one of the pon of its kind.
+    const stacks = scr.querySelectorAll(own ? ".own-melds .kakan-stack" : `${zone} .melds .kakan-stack`);
+    for (const stack of stacks) {
+      const tile = stack.firstElementChild;
+      if (tile && kindOf(tile.dataset.tile) === kindOf(m.tile)) return tile;
+    }
+    return null;
+  }
   if (m.kind === "nuki") return own ? last(".myhand .nuki .tile") : last(`${zone} .nuki .tile`);
   return null;
 }
