@@ -12,6 +12,10 @@ have received the view that follows it (protocol 2: the acting seat has
 received the decision frame that answers it, after the step's events). Prints
 actions/s, p50/p99 latency, errors, the server's memory, its CPU per action and
 the bytes the seats received per seat per action (from each seat's first view on).
+Beside the clients' latency, ``server_p50_ms``/``server_p99_ms`` are the same actions
+timed inside the servers (their ``/metrics`` histogram, receipt to frames handed to
+every seat, read within its buckets): what the server, not the sockets or the
+clients, took.
 
 By default it runs twice, once with every client on protocol 1 (a view per
 seat per step) and once on protocol 2 (events and decision frames,
@@ -598,6 +602,59 @@ async def play(
     }
 
 
+_LATENCY_BUCKET = 'jantaku_action_latency_seconds_bucket{le="'
+
+
+def action_histogram(bases: list[str]) -> dict[float, float]:
+    """The servers' own histogram of player actions (``GET /metrics``,
+    ``jantaku_action_latency_seconds``: from the gateway's receipt of an action to its
+    step's frames handed to every seat), summed over the servers: upper bound -> count.
+    Empty when a server does not answer (``--url`` with metrics off, say)."""
+    out: dict[float, float] = {}
+    for base in bases:
+        try:
+            r = httpx.get(f"{base}/metrics", timeout=10)
+        except httpx.HTTPError:
+            return {}
+        if r.status_code != 200:
+            return {}
+        for line in r.text.splitlines():
+            if line.startswith(_LATENCY_BUCKET):
+                le, _, count = line[len(_LATENCY_BUCKET) :].partition('"} ')
+                bound = float("inf") if le == "+Inf" else float(le)
+                out[bound] = out.get(bound, 0.0) + float(count)
+    return out
+
+
+def histogram_figures(start: dict[float, float], end: dict[float, float]) -> dict[str, Any]:
+    """p50 and p99 (ms, linear within a bucket) and the share within 50 ms, of the
+    actions observed between two readings of ``action_histogram``."""
+    bounds = sorted(end)
+    cum = [end[b] - start.get(b, 0.0) for b in bounds]
+    total = cum[-1] if cum else 0.0
+    if total <= 0:
+        return {"server_p50_ms": None, "server_p99_ms": None, "server_within_50ms_pct": None}
+
+    def quantile(q: float) -> float | None:
+        want = q * total
+        lower, below = 0.0, 0.0
+        for bound, n in zip(bounds, cum, strict=True):
+            if n >= want:
+                if bound == float("inf"):
+                    return None  # beyond the last bucket: unknown
+                share = (want - below) / (n - below) if n > below else 1.0
+                return round(1000 * (lower + share * (bound - lower)), 1)
+            lower, below = bound, n
+        return None
+
+    within = dict(zip(bounds, cum, strict=True)).get(0.05)
+    return {
+        "server_p50_ms": quantile(0.5),
+        "server_p99_ms": quantile(0.99),
+        "server_within_50ms_pct": None if within is None else round(100 * within / total, 1),
+    }
+
+
 def _p99(xs: list[float]) -> float:
     return sorted(xs)[int(0.99 * len(xs))] if xs else 0.0
 
@@ -633,6 +690,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         print(f"server log: {tmp / 'server.log'}", file=sys.stderr)
         base = f"http://127.0.0.1:{port}"
     ws_base = "ws" + base[len("http") :]
+    servers = [f"http://127.0.0.1:{port}" for port in cluster.ports] if cluster else [base]
     try:
         t0 = time.monotonic()
         if cluster is None:
@@ -682,11 +740,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         redis_pid = cluster.redis_pid() if cluster else None
         time.sleep(max(0.0, measure_from - time.time()))
         mem_start = [rss_mb(pid) for pid in pids]
+        hist_start = action_histogram(servers)
         cpu_start = sum(cpu_seconds(pid) for pid in pids) if pids else float("nan")
         redis_start = cpu_seconds(redis_pid) if redis_pid else float("nan")
         time.sleep(max(0.0, measure_to - time.time()))
         mem_end = [rss_mb(pid) for pid in pids]
         cpu = (sum(cpu_seconds(pid) for pid in pids) if pids else float("nan")) - cpu_start
+        hist_end = action_histogram(servers)
         redis_cpu = (cpu_seconds(redis_pid) if redis_pid else float("nan")) - redis_start
         elapsed = args.duration
         parts = [r.recv() for r in pipes]
@@ -739,6 +799,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "max_ms": round(lat[-1] * 1000, 1) if lat else None,
         "p99_ms_by_tenth": p99_by_tenth,
         "mean_ms": round(statistics.fmean(lat) * 1000, 1) if lat else None,
+        # The same actions timed inside the servers (their metrics' histogram, so only
+        # as fine as its buckets): receipt to frames handed to every seat. The rest of
+        # the client's figure is the sockets, the kernel and the clients.
+        **histogram_figures(hist_start, hist_end),
         "errors": errors,
         "games_finished": sum(part["games_finished"] for part in parts),
         "servers": args.servers or 1,
