@@ -263,6 +263,38 @@ def test_a_kakan_drops_its_added_tile_onto_the_pon(
     assert "motion-kakan" not in _animations(page)
 
 
+def test_a_nanchang_kakan_moves_once_nobody_robbed_it(
+    context: Contexts, app_server: AppServer
+) -> None:
+    """Nanchang's added kan stands only with its replacement draw (N11): its tile drops
+    onto the pon then, not while the others may still rob it."""
+    page = _open(context, app_server.url, "case=nanchang")
+    page.evaluate(
+        _FEED_JS,
+        [
+            _event(11, {"type": "discard", "seat": 0, "tile": "6p"}),
+            _event(12, {"type": "draw", "seat": 1}),
+        ],
+    )
+    page.clock.run_for(1000)
+    kakan = {"type": "kakan", "meld": "kakan", "seat": 1, "tiles": ["5p"] * 4}
+    kakan |= {"called": "5p", "from_seat": 0, "added": "5p"}
+    page.evaluate(_FEED_JS, [_event(13, kakan)])
+    assert "motion-kakan" not in _animations(page)
+    assert page.locator(".zone[data-seat='1'] .melds .kakan-stack").count() == 0
+    page.clock.run_for(3000)  # the others think about robbing it
+    moving = page.evaluate(
+        """(frames) => {
+          for (const f of frames) window.mockScreen.message(f);
+          return document.getAnimations().filter((a) => a.animationName === 'motion-kakan')
+            .map((a) => a.effect.target.dataset.tile);
+        }""",
+        [_event(14, {"type": "draw", "seat": 1, "replacement": True})],
+    )
+    assert moving == ["5p"]
+    assert page.locator(".zone[data-seat='1'] .melds .kakan-stack").count() == 1
+
+
 def test_our_drawn_tile_only_fades_in_and_takes_a_click_at_once(
     context: Contexts, app_server: AppServer
 ) -> None:

@@ -24,9 +24,9 @@ export function motionOf(ev) {
   if (ev.type === "draw") return { kind: "draw", seat: ev.seat, tile: ev.tile ?? null };
   if (ev.type === "discard") return { kind: "discard", seat: ev.seat, tile: ev.tile };
   if (ev.type === "nuki") return { kind: "nuki", seat: ev.seat, tile: ev.tile };
-  // A kakan changes a meld in place: only its added tile moves (riichi's kan event with
-  // `added`, Nanchang's kakan event).
-  if (ev.type === "kakan" || (ev.type === "kan" && ev.added != null)) return { kind: "kakan", seat: ev.seat, tile: ev.added };
+  // A kakan changes a meld in place: only its added tile moves. Riichi's meld changes
+  // with its kan event; Nanchang's kakan event changes nothing yet (Motion.onEvent).
+  if (ev.type === "kan" && ev.added != null) return { kind: "kakan", seat: ev.seat, tile: ev.added };
   if (CALL_TYPES.has(ev.type) || ev.type === "kan") return { kind: "meld", seat: ev.seat, tile: null };
   return null;
 }
@@ -66,11 +66,29 @@ function target(scr, m, mySeat) {
 export class Motion {
   constructor() {
     this.recent = []; // {kind, seat, tile, at}
+    this.pendingKakan = null; // Nanchang: a kakan nobody has let stand yet
+  }
+
+  /** Forget everything (the replay jumped). */
+  reset() {
+    this.recent = [];
+    this.pendingKakan = null;
   }
 
   onEvent(ev) {
-    const m = motionOf(ev);
-    if (!m || reducedMotion()) return;
+    if (!ev) return;
+    // Nanchang: an added kan stands once nobody robbed it, with its replacement draw (N11).
+    if (ev.type === "kakan") {
+      this.pendingKakan = { kind: "kakan", seat: ev.seat, tile: ev.added };
+      return;
+    }
+    const stands = this.pendingKakan && ev.type === "draw" && ev.replacement ? this.pendingKakan : null;
+    this.pendingKakan = null;
+    for (const m of [stands, motionOf(ev)]) if (m) this.start(m);
+  }
+
+  start(m) {
+    if (reducedMotion()) return;
     // A seat's newer motion of the same kind replaces the older one.
     this.recent = this.recent.filter((x) => !(x.seat === m.seat && x.kind === m.kind));
     this.recent.push({ ...m, at: performance.now() });

@@ -25,7 +25,7 @@ export class ReplayFeel {
     const moved = !prev || prev.hand !== handIndex || prev.step !== step;
     if (moved) {
       this.announcer.destroy();
-      this.motion.recent = [];
+      this.motion.reset();
     }
     if (moved && prev && prev.hand === handIndex && step === prev.step + 1) {
       for (let i = hand.steps[step]; i <= lastIdx; i++) {
