@@ -4,32 +4,22 @@ split runs merged."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
 from server.external.channel import SyncChannel
 from server.external.seat import MjaiBot
+from tests.bench.modules import bench_module
 
 ROOT = Path(__file__).resolve().parents[2]
 BOT = ROOT / "tests" / "external" / "tsumogiri_mjai.py"
 TSUMOGIRI = f"{sys.executable} {BOT}"
 
 
-def _arena() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("arena", ROOT / "bench" / "arena.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["arena"] = mod
-    spec.loader.exec_module(mod)
-    return mod
-
-
-arena = _arena()
+arena = bench_module("arena")
 
 
 def _theirs(seat: int) -> MjaiBot:

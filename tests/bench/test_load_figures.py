@@ -3,29 +3,15 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import httpx
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.bench.modules import bench_module
+
 INF = float("inf")
-
-
-def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("load", ROOT / "bench" / "load.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["load"] = mod
-    spec.loader.exec_module(mod)
-    return mod
-
-
-load = _load()
+load = bench_module("load")
 
 # Cumulative counts, as Prometheus gives them.
 BEFORE = {0.005: 5.0, 0.01: 5.0, 0.025: 5.0, 0.05: 5.0, 0.1: 5.0, INF: 5.0}
