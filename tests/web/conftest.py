@@ -33,6 +33,7 @@ CHROMIUM_ARGS = [
 ]
 DESKTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 390, "height": 844}
+LANDSCAPE = {"width": 844, "height": 390}  # the same phone turned sideways
 
 
 class AppServer:

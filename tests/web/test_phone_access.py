@@ -18,13 +18,12 @@ from typing import Any
 
 import pytest
 
-from tests.web.conftest import DESKTOP, PHONE, AppServer
+from tests.web.conftest import DESKTOP, LANDSCAPE, PHONE, AppServer
 from tests.web.mocktable import MockTable
 from tests.web.player import add_bots, create_lobby, import_log, open_person
 
 pytestmark = pytest.mark.browser
 
-LANDSCAPE = {"width": 844, "height": 390}
 SIZES = [
     pytest.param(DESKTOP, id="desktop"),
     pytest.param(PHONE, id="phone"),

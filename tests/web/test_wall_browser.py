@@ -1,4 +1,4 @@
-"""The wall round the centre box (web/js/wall.js), at 1366x768 and 390x844.
+"""The wall round the centre box (web/js/wall.js), at 1366x768, 390x844 and 844x390.
 
 On the mock page (web/dev/table.html): every stack where the view's public wall puts it
 (riichi after two kans, sanma after norths, Nanchang with its three rolls); in a live
@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.web.conftest import DESKTOP, PHONE, AppServer
+from tests.web.conftest import DESKTOP, LANDSCAPE, PHONE, AppServer
 from tests.web.player import add_bots, create_lobby, import_log, open_person
 
 pytestmark = pytest.mark.browser
@@ -91,7 +91,7 @@ def check_fits(w: dict[str, Any], min_stack: float) -> None:
         assert not overlaps(side["box"], w["center"])
         for r in w["rivers"]:
             assert not overlaps(side["box"], r), (side["seat"], side["box"], r)
-        assert all(s["w"] >= min_stack for s in side["stacks"])
+        assert all(s["w"] >= min_stack for s in side["stacks"]), min(s["w"] for s in side["stacks"])
 
 
 @pytest.fixture(scope="module")
@@ -112,7 +112,13 @@ def pages(browser: Any, app_server: AppServer) -> Any:
         p.context.close()
 
 
-SIZES = [pytest.param(DESKTOP, 9, id="1366"), pytest.param(PHONE, 6, id="390")]
+# The narrowest stack each size allows (px). A phone turned sideways has the least height
+# for the board, which is as high as the screen: sanma's 18 stacks a side are 5.5 px.
+SIZES = [
+    pytest.param(DESKTOP, 9, id="1366"),
+    pytest.param(PHONE, 6, id="390"),
+    pytest.param(LANDSCAPE, 5.4, id="844"),
+]
 
 
 @pytest.mark.parametrize(("viewport", "min_stack"), SIZES)
