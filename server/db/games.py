@@ -7,12 +7,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import orjson
 from sqlalchemy import Connection, Select, func, select
 from sqlalchemy.orm import Session, selectinload
 
 from server.db import ratings, stats
 from server.db.models import Game, GameEvent, GameSeat, Hand, Lobby, LobbySeat, utcnow
+from server.db.session import json_dumps
 from server.records.summary import game_kind
 from server.tables.sink import HandRow, RecordRow, SeatResult
 
@@ -27,14 +27,11 @@ _RECORD_COLUMNS = "game_id, version, kind, type, data, seats"
 _ROWS_PER_STATEMENT = 500
 
 
-def _json(value: Any) -> str:
-    # As the JSON columns store it (server/db/session.py): orjson, None as 'null'.
-    return orjson.dumps(value).decode()
-
-
 def record_params(game_id: int, rows: Sequence[RecordRow]) -> list[RecordParams]:
     """``rows`` of one game as the parameters of ``insert_record_rows``."""
-    return [(game_id, r.version, r.kind, r.type, _json(r.data), _json(r.seats)) for r in rows]
+    return [
+        (game_id, r.version, r.kind, r.type, json_dumps(r.data), json_dumps(r.seats)) for r in rows
+    ]
 
 
 def insert_record_rows(conn: Connection, params: Sequence[RecordParams]) -> None:

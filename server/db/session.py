@@ -24,7 +24,7 @@ def make_engine(url: str) -> Engine:
             url,
             connect_args={"check_same_thread": False, "timeout": 30},
             pool_pre_ping=True,
-            json_serializer=_json_dumps,
+            json_serializer=json_dumps,
         )
 
         @event.listens_for(engine, "connect")
@@ -51,13 +51,14 @@ def make_engine(url: str) -> Engine:
 
         return engine
     return create_engine(
-        url, pool_pre_ping=True, pool_size=10, max_overflow=10, json_serializer=_json_dumps
+        url, pool_pre_ping=True, pool_size=10, max_overflow=10, json_serializer=json_dumps
     )
 
 
-def _json_dumps(obj: Any) -> str:
-    # JSON columns hold every event of every game: orjson encodes them several times
-    # faster than the standard library (same JSON, without the optional spaces).
+def json_dumps(obj: Any) -> str:
+    """What the JSON columns store. They hold every event of every game: orjson encodes
+    them several times faster than the standard library (same JSON, without the
+    optional spaces)."""
     return orjson.dumps(obj).decode()
 
 
