@@ -680,6 +680,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         print(f"server logs: {tmp}", file=sys.stderr)
         bases = [f"http://127.0.0.1:{port}" for port in cluster.ports]
         base = bases[0]
+        servers = bases
     elif args.url:
         base = args.url.rstrip("/")
     else:
@@ -689,8 +690,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         proc = start_server(db_url, port, tmp / "server.log", args.call_window)
         print(f"server log: {tmp / 'server.log'}", file=sys.stderr)
         base = f"http://127.0.0.1:{port}"
+    if cluster is None:
+        servers = [base]
     ws_base = "ws" + base[len("http") :]
-    servers = [f"http://127.0.0.1:{port}" for port in cluster.ports] if cluster else [base]
     try:
         t0 = time.monotonic()
         if cluster is None:
