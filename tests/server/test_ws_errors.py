@@ -16,14 +16,22 @@ from tests.server.wsclient import TableClient
 
 
 async def _until_my_turn(c: TableClient) -> dict[str, Any]:
-    """Pass call windows until this seat has a turn decision; returns that view frame."""
+    """Pass call windows until this seat has a turn decision; returns that view frame.
+
+    A call window can be shown more than once (a new view of the same window, or a
+    pass that crosses the window's close), and a late pass gets an error. The ping
+    round trip at the end lets every such answer arrive before the caller starts
+    reading errors of its own."""
+    passed_at = -1
     while True:
         msg = await c.recv_type("view")
         legal = msg["view"]["legal_actions"]
         if any(a["type"] == "discard" for a in legal):
+            await _alive(c)
             return msg
-        if legal:
-            await c.send({"type": "action", "action": {"type": "pass"}})
+        if legal and passed_at != msg["version"]:
+            passed_at = msg["version"]
+            await c.send({"type": "action", "action": {"type": "pass"}, "version": passed_at})
 
 
 async def _alive(c: TableClient) -> None:

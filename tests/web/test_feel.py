@@ -17,7 +17,14 @@ import httpx
 import pytest
 
 from tests.web.conftest import DESKTOP, PHONE, ROOT, AppServer
-from tests.web.player import add_bots, create_lobby, import_log, open_person
+from tests.web.player import (
+    Stats,
+    add_bots,
+    create_lobby,
+    import_log,
+    open_person,
+    play_until,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -450,17 +457,10 @@ def test_a_live_game_with_bots_sounds_and_moves(
         page.get_by_test_id("sound-open").click()
         page.locator(".board").click(position={"x": 5, "y": 5})  # a tap elsewhere folds it
         assert not page.get_by_test_id("volume").is_visible()
-    # Pass on calls until our turn to discard; our discard is heard and slides in.
-    for _ in range(20):
-        page.wait_for_selector(
-            ".hand-tiles .tile.drawn.playable, .actions .action-btn[data-action=pass]",
-            timeout=15000,
-        )
-        drawn = page.locator(".hand-tiles .tile.drawn.playable")
-        if drawn.count():
-            drawn.click()
-            break
-        page.locator(".actions .action-btn[data-action=pass]").click()
+    # Play (pass on calls, continue after a hand that ends first) until our first
+    # discard; discards are heard and slide in, and our turn was announced.
+    stats = Stats()
+    play_until([page], lambda: stats.discards + stats.actions.get("riichi", 0) >= 1, stats, 120)
     page.wait_for_function(f"async () => ({_PLAYED_JS})('discard').then((n) => n >= 1)")
     assert page.evaluate(_PLAYED_JS, "turn") >= 1
     page.wait_for_function("() => window.feltMotion.includes('motion-discard')")

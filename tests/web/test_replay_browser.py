@@ -424,6 +424,16 @@ def test_played_game_viewpoint_analysis_and_key_moment_links(
         assert page.get_by_test_id("replay").get_attribute("data-open") == "false"
         page.keyboard.press("n")  # the bot's first decision
         page.get_by_test_id("decision").wait_for()
+        # (a call offered before its first draw has no discards to weigh: on to its turn)
+        for _ in range(10):
+            decision = page.get_by_test_id("decision")
+            if decision.get_attribute("data-turn") == "true":
+                break
+            event = decision.get_attribute("data-event")
+            page.keyboard.press("n")
+            page.locator(
+                f"[data-testid=decision][data-turn]:not([data-event='{event}'])"
+            ).wait_for()
         assert _check_decision(page, hands, bot, 4) > 3
         # the efficient bot played this seat: the actual discard is its own
         assert "same" in page.get_by_test_id("efficient").inner_text()

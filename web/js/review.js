@@ -68,6 +68,7 @@ export function decisionEl(d, players) {
   box.dataset.testid = "decision";
   box.dataset.event = String(d.event);
   box.dataset.shanten = String(d.shanten);
+  box.dataset.turn = String(d.turn); // a turn (discards to weigh) or a call offered
   const head = el("div", "decision-head");
   head.append(el("span", "", d.shanten <= 0 ? t("review.tenpai") : t("review.shanten", { n: d.shanten })));
   head.append(el("span", "", t("review.junme", { n: d.junme + 1 })));
