@@ -206,6 +206,7 @@ class Table:
         self._out = []
         self.window = None
         self.cancel_all()
+        external.close(st.bot for st in self.seats)  # a remote bot's socket is free again
         for conn in self.conns.all():
             conn.close(code)
         if self.task is not None:
@@ -273,6 +274,7 @@ class Table:
         self._out = []
         self.window = None
         self.cancel_all()
+        external.close(st.bot for st in self.seats)  # the rebuilt table makes its own
         for conn in self.conns.all():
             conn.close(1011)
         if self.on_broken is not None:
