@@ -194,7 +194,9 @@ def create_app(
         tables = TableManager(config, sink, factory)
         node: Node | None = None
         if settings.clustered:
-            node = Node(settings, db, tables, lambda g: resume_games(db, tables, [g]))
+            node = Node(
+                settings, db, tables, lambda g: resume_games(db, tables, [g]), remote_bots=remote
+            )
             tables.fanout = ClusterFanout(node.bus)
         background: set[asyncio.Task[None]] = set()
 

@@ -18,5 +18,8 @@ router = APIRouter(prefix="/api", tags=["bots"])
 async def bot_levels(ctx: Ctx) -> dict[str, Any]:
     return {
         "levels": list(LEVELS["riichi"]),
-        "external": [*sorted(parse_registry(ctx.settings.mjai_bots)), *ctx.remote_bots.levels()],
+        "external": [
+            *sorted(parse_registry(ctx.settings.mjai_bots)),
+            *await ctx.remote_bots.all_levels(),
+        ],
     }

@@ -232,8 +232,8 @@ async def move_seat(
 async def add_bot(
     code: LobbyCode, body: BotBody, player: CurrentPlayer, ctx: Ctx
 ) -> dict[str, Any]:
-    # the operator's external bots and the remote bots connected now
-    external = [*parse_registry(ctx.settings.mjai_bots), *ctx.remote_bots.levels()]
+    # the operator's external bots and the remote bots connected now (to any process)
+    external = [*parse_registry(ctx.settings.mjai_bots), *await ctx.remote_bots.all_levels()]
     return await _change(
         ctx,
         code,

@@ -1,7 +1,8 @@
 """Messages between processes over Redis pub/sub, batched per event-loop turn.
 
-Every process listens on its own channel (``{prefix}n:{node}``) and on two shared
-ones: ``owners`` (a table changed hands) and ``lobby`` (a lobby changed). Items for
+Every process listens on its own channel (``{prefix}n:{node}``) and on three shared
+ones: ``owners`` (a table changed hands), ``lobby`` (a lobby changed) and ``bots`` (a
+remote bot's token was revoked: server/cluster/bots.py). Items for
 one channel queued during a turn of the loop go out as ONE message (a JSON array),
 and one writer task sends the queued messages in one pipeline: with a thousand
 tables a step's frames to a process cost one PUBLISH, not one per socket. A single
@@ -35,6 +36,7 @@ class Bus:
         self.own = self.node_channel(node)
         self.owners = f"{prefix}owners"
         self.lobby = f"{prefix}lobby"
+        self.bots = f"{prefix}bots"
         # Told each item of a message that arrives: (channel, item).
         self.on_item: Callable[[str, Item], None] | None = None
         # Told (node, items) when a message to a node's channel reached nobody.
@@ -50,7 +52,7 @@ class Bus:
 
     async def start(self) -> None:
         self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-        await self._pubsub.subscribe(self.own, self.owners, self.lobby)
+        await self._pubsub.subscribe(self.own, self.owners, self.lobby, self.bots)
         loop = asyncio.get_running_loop()
         self._tasks = [
             loop.create_task(self._read(), name="bus-read"),

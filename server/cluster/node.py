@@ -2,7 +2,8 @@
 
 Two loops run beside the tables, each a few times per lease period:
 
-* ``_keep``: renews every held lease in one round trip. A table whose lease was
+* ``_keep``: renews every held lease in one round trip (and the listing of the
+  remote bots connected here, server/cluster/bots.py). A table whose lease was
   lost (expired while Redis was out of reach, or taken by another process) is
   stopped at once (``TableManager.drop``), its sockets closed for a reconnect. A
   lease held for a table this process no longer runs (finished and dropped, or
@@ -27,11 +28,13 @@ from typing import Any
 from redis.asyncio import BlockingConnectionPool, Redis
 from redis.exceptions import RedisError
 
+from server.cluster.bots import ClusterBots
 from server.cluster.bus import Bus, Item
 from server.cluster.lease import Leases
 from server.cluster.relay import SERVICE_RESTART, GatewayRelay, RemoteConn, RemoteTable
 from server.db import games as game_queries
 from server.db.session import Database
+from server.external.remote import RemoteHub
 from server.settings import Settings
 from server.tables.manager import TableManager
 from server.tables.sink import SinkError, StepWrite, TableSink
@@ -82,6 +85,7 @@ class Node:
         tables: TableManager,
         resume: Callable[[game_queries.LiveGame], Awaitable[None]],
         redis: Redis | None = None,
+        remote_bots: RemoteHub | None = None,
     ) -> None:
         self.settings = settings
         self.db = db
@@ -95,6 +99,10 @@ class Node:
         self.bus.on_item = self._on_item
         self.bus.on_unheard = self._on_unheard
         self.relay = GatewayRelay(self.bus)
+        # The remote bots of every process, offered and played at this one's tables.
+        self.bots = ClusterBots(
+            self.bus, self.redis, remote_bots or RemoteHub(), 2 * settings.lease_seconds
+        )
         # Sockets of other processes at tables of this one, by socket id.
         self.remote: dict[str, RemoteConn] = {}
         # Told (code, frame) for each lobby push from any process (LobbyHub.deliver).
@@ -126,6 +134,7 @@ class Node:
                 await t
         with contextlib.suppress(Exception):
             await self.leases.release_all()
+        await self.bots.close()
         await self.bus.close()
         with contextlib.suppress(Exception):
             await self.redis.aclose()
@@ -148,6 +157,7 @@ class Node:
         for g in list(self.leases.held):
             if g not in self.tables.tables and g not in self._claiming:
                 await self.leases.release(g)
+        await self.bots.keep()
 
     def _halt_lost(self, games: list[int]) -> None:
         for g in games:
@@ -246,11 +256,16 @@ class Node:
                 self._halt_lost([game_id])
         elif channel == self.bus.lobby and self.on_lobby is not None:
             self.on_lobby(str(item[0]), str(item[1]))
+        elif channel == self.bus.bots:
+            self.bots.on_kick(item)
 
     def _on_own(self, item: Item) -> None:
         op = item[0]
         if op in ("s", "f", "x"):
             self.relay.frame(item)
+            return
+        if str(op).startswith("bot_"):
+            self.bots.on_item(item)
             return
         if op == "connect":
             self._connect(item)
@@ -294,6 +309,7 @@ class Node:
 
     def _on_unheard(self, node: str, items: list[Item]) -> None:
         """A message to ``node`` reached nobody: that process is gone."""
+        self.bots.unheard(node)
         for item in items:
             if item[0] in ("s", "f", "x"):
                 cids = [f[0] for f in item[1]] if item[0] == "s" else [item[1]]
@@ -311,4 +327,6 @@ class Node:
             "relayed_sockets": len(self.relay.conns),
             "remote_sockets": len(self.remote),
             "takeovers": self.takeovers,
+            "bot_sockets_lent": len(self.bots.lent),
+            "bot_sockets_borrowed": len(self.bots.borrowed),
         }

@@ -15,6 +15,11 @@ mid-game) first gets every event of the seat's game so far, from ``start_game``:
 bot rebuilds its state, then decides. With no link at decision time, or an answer
 late, wrong or missing, the seat's stand-in decides (``server.external.seat``); the
 skipping of late answers is the stdio channel's.
+
+With several server processes a bot's sockets are on the process each reached, and a
+table may be on another: the hub then claims a link there (``Elsewhere``, done by
+``server/cluster/bots.py``), and the seat talks to it through the same two calls a
+link here answers, ``exchange`` and ``end``.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from server.external.channel import FORMS, parse_answer
 from server.external.names import REMOTE_PREFIX, Form
@@ -107,15 +112,77 @@ class RemoteLink:
         except TimeoutError:
             return None
 
+    async def exchange(self, texts: Sequence[str], timeout: float) -> str | None:
+        """One request: send ``texts``, then the bot's answer within ``timeout`` seconds
+        (None: none, or the link went). Answers owed to requests that timed out before
+        are skipped first (array form); in the lines form anything unasked is."""
+        while (self.owed or self.form == "lines") and self.waiting() is not None:
+            self.owed = max(0, self.owed - 1)
+        for text in texts:
+            if not await self.send(text):
+                return None
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            reply = await self.next(max(0.0, deadline - loop.time()))
+            if reply is None:
+                if self.form == "array" and not self.closed:
+                    self.owed += 1
+                return None
+            if self.owed:
+                self.owed -= 1
+                continue
+            return reply
+
+    async def end(self) -> None:
+        """The seat's game is over: the bot hears ``end_game`` and the link is free."""
+        if not self.closed:
+            sent = await self.send(messages([{"type": "end_game"}], self.form)[0])
+            if sent and self.form == "array":
+                self.owed += 1  # its "none" to end_game is skipped
+        self.claimed = False
+
+
+class Link(Protocol):
+    """What a seat holds: a link here, or one on another process (server/cluster/bots.py)."""
+
+    @property
+    def form(self) -> Form: ...
+
+    @property
+    def closed(self) -> bool: ...
+
+    async def exchange(self, texts: Sequence[str], timeout: float) -> str | None: ...
+
+    async def end(self) -> None: ...
+
+
+class Elsewhere(Protocol):
+    """The bots connected to the other server processes (server/cluster/bots.py)."""
+
+    async def claim(self, name: str) -> Link | None: ...
+
+    async def levels(self) -> set[str]: ...
+
+    async def connections(self, name: str) -> int: ...
+
+    def kick(self, owner: int | None, name: str | None) -> None: ...
+
 
 class RemoteHub:
-    """The bots connected to this process, by name."""
+    """The bots connected to this process, by name; with ``elsewhere``, also those of
+    the other processes (claimed, listed, counted and kicked through it)."""
 
     def __init__(self) -> None:
         self._links: dict[str, list[RemoteLink]] = {}
+        self.elsewhere: Elsewhere | None = None
+        # Told after a link came or went (the cluster lists this process's bots).
+        self.on_change: Callable[[], None] | None = None
 
     def add(self, link: RemoteLink) -> None:
         self._links.setdefault(link.name, []).append(link)
+        if self.on_change is not None:
+            self.on_change()
 
     def remove(self, link: RemoteLink) -> None:
         link.gone()
@@ -124,27 +191,59 @@ class RemoteHub:
             links.remove(link)
         if not links:
             self._links.pop(link.name, None)
+        if self.on_change is not None:
+            self.on_change()
 
     def connections(self, name: str) -> int:
+        """Sockets of bot ``name`` on this process."""
         return len(self._links.get(name, ()))
 
+    def counts(self) -> dict[str, int]:
+        """Sockets on this process by bot name."""
+        return {name: len(links) for name, links in self._links.items() if links}
+
     def levels(self) -> list[str]:
-        """The bot levels of the bots connected now (``remote-<name>``)."""
+        """The bot levels of the bots connected to this process (``remote-<name>``)."""
         return sorted(REMOTE_PREFIX + name for name, links in self._links.items() if links)
 
-    def claim(self, name: str) -> RemoteLink | None:
-        """A free open link of bot ``name``, now taken; None when it has none."""
+    async def all_levels(self) -> list[str]:
+        """The levels of the bots connected to any process."""
+        names = set(self.levels())
+        if self.elsewhere is not None:
+            names |= await self.elsewhere.levels()
+        return sorted(names)
+
+    async def all_connections(self, name: str) -> int:
+        """Sockets of bot ``name`` on every process."""
+        n = self.connections(name)
+        if self.elsewhere is not None:
+            n += await self.elsewhere.connections(name)
+        return n
+
+    def claim_here(self, name: str) -> RemoteLink | None:
+        """A free open link of bot ``name`` on this process, now taken; None if none."""
         for link in self._links.get(name, ()):
             if not link.claimed and not link.closed:
                 link.claimed = True
                 return link
         return None
 
-    def release(self, link: RemoteLink) -> None:
-        link.claimed = False
+    async def claim(self, name: str) -> Link | None:
+        """A free link of bot ``name``, here or else on another process; None if none."""
+        link = self.claim_here(name)
+        if link is None and self.elsewhere is not None:
+            return await self.elsewhere.claim(name)
+        return link
 
     def kick(self, owner: int | None = None, name: str | None = None) -> int:
-        """Close the sockets of bot ``name``, or of every bot of ``owner``; how many."""
+        """Close the sockets of bot ``name``, or of every bot of ``owner``, on every
+        process; how many were on this one."""
+        if self.elsewhere is not None:
+            self.elsewhere.kick(owner, name)
+        return self.kick_here(owner, name)
+
+    def kick_here(self, owner: int | None = None, name: str | None = None) -> int:
+        """``kick`` on this process only."""
         n = 0
         for links in list(self._links.values()):
             for link in list(links):
@@ -162,7 +261,7 @@ class RemoteChannel:
         self.hub = hub
         self.name = name
         self.timeout = timeout
-        self.link: RemoteLink | None = None
+        self.link: Link | None = None
         # every event this seat was sent, for a link claimed mid-game
         self.history: list[dict[str, Any]] = []
 
@@ -174,34 +273,15 @@ class RemoteChannel:
         self.history.extend(events)
         link = self.link
         if link is None or link.closed:
-            link = self.link = self.hub.claim(self.name)
+            link = self.link = await self.hub.claim(self.name)
             if link is None:
                 return None  # not connected: the stand-in decides
             events = self.history
-        while (link.owed or link.form == "lines") and link.waiting() is not None:
-            link.owed = max(0, link.owed - 1)
-        for text in messages(events, link.form):
-            if not await link.send(text):
-                return None
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + self.timeout
-        while True:
-            reply = await link.next(max(0.0, deadline - loop.time()))
-            if reply is None:
-                if link.form == "array" and not link.closed:
-                    link.owed += 1
-                return None
-            if link.owed:
-                link.owed -= 1
-                continue
-            return parse_answer(reply.encode())
+        reply = await link.exchange(messages(events, link.form), self.timeout)
+        return None if reply is None else parse_answer(reply.encode())
 
     async def close(self) -> None:
         """The game is over: the bot hears ``end_game`` and its link is free again."""
         link, self.link = self.link, None
-        if link is None or link.closed:
-            return
-        sent = await link.send(messages([{"type": "end_game"}], link.form)[0])
-        if sent and link.form == "array":
-            link.owed += 1  # its "none" to end_game is skipped
-        self.hub.release(link)
+        if link is not None and not link.closed:
+            await link.end()

@@ -8,6 +8,7 @@ from typing import Any
 
 from server.cluster.lease import Leases
 from server.cluster.node import RETRY, Node, redis_client
+from server.external.remote import RemoteHub, RemoteLink
 from server.settings import Settings
 from tests.cluster.conftest import REDIS_URL
 
@@ -41,5 +42,25 @@ async def test_route_through_an_unreachable_redis_says_retry() -> None:
     node = Node(s, db=None, tables=NoTables(), resume=None, redis=redis_client(s))  # type: ignore[arg-type]
     try:
         assert await node.route(12) == RETRY
+    finally:
+        await node.redis.aclose()
+
+
+async def test_remote_bots_through_an_unreachable_redis_are_those_here() -> None:
+    s = settings("redis://127.0.0.1:1/0", 2)
+    hub = RemoteHub()
+    node = Node(s, db=None, tables=NoTables(), resume=None, redis=redis_client(s), remote_bots=hub)  # type: ignore[arg-type]
+    try:
+
+        async def send(text: str) -> None:
+            pass
+
+        hub.add(RemoteLink("here", 1, "array", send, lambda code: None))
+        # The lobby's levels and an account's counts: this process's bots, no error.
+        assert await hub.all_levels() == ["remote-here"]
+        assert await hub.all_connections("here") == 1
+        # A seat finds no socket elsewhere: its stand-in decides.
+        assert await hub.claim("there") is None
+        assert await hub.claim("here") is not None
     finally:
         await node.redis.aclose()

@@ -133,3 +133,46 @@ async def test_kick_closes_a_bots_sockets_or_an_owners() -> None:
     assert hub.levels() == ["remote-b", "remote-c"]
     assert hub.kick(owner=1) == 1 and b.closed == [4401] and not c.closed
     assert hub.levels() == ["remote-c"]
+
+
+class FakeElsewhere:
+    """The other processes' bots (server/cluster/bots.py), as the hub asks them."""
+
+    def __init__(self, link: Any) -> None:
+        self.link = link
+        self.claims: list[str] = []
+        self.kicks: list[tuple[int | None, str | None]] = []
+
+    async def claim(self, name: str) -> Any:
+        self.claims.append(name)
+        link, self.link = self.link, None
+        return link
+
+    async def levels(self) -> set[str]:
+        return {"remote-far"}
+
+    async def connections(self, name: str) -> int:
+        return 2 if name == "far" else 0
+
+    def kick(self, owner: int | None, name: str | None) -> None:
+        self.kicks.append((owner, name))
+
+
+async def test_a_bot_of_another_process_is_claimed_only_when_none_is_here() -> None:
+    hub = RemoteHub()
+    far = FakeSocket(RemoteHub(), "far")  # a socket of another process's hub
+    hub.elsewhere = away = FakeElsewhere(far.link)
+    near = FakeSocket(hub, "far")
+    assert await hub.all_levels() == ["remote-far"]
+    assert await hub.all_connections("far") == 3 and hub.connections("far") == 1
+    first, second = RemoteChannel(hub, "far"), RemoteChannel(hub, "far")
+    near.answers.append({"type": "none"})
+    far.answers.append(DAHAI)
+    assert await first.ask(START) == {"type": "none"} and away.claims == []
+    assert await second.ask([*START, TSUMO]) == DAHAI and away.claims == ["far"]
+    assert far.sent == [[*START, TSUMO]] and second.link is far.link
+    # The game's end frees it where it is; a kick reaches the other processes too.
+    await second.close()
+    assert far.sent[-1] == [{"type": "end_game"}] and not far.link.claimed
+    assert hub.kick(name="far") == 1 and away.kicks == [(None, "far")]
+    assert near.closed == [4401] and hub.levels() == []

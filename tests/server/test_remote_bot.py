@@ -106,16 +106,22 @@ async def refused(base: str, token: str | None, auth: str) -> tuple[dict[str, An
     return error, ws.close_code
 
 
-def host_game(srv: Any, levels: list[str]) -> tuple[dict[str, Any], int]:
-    """A host (a guest) with bots of ``levels`` at a started table: (guest, game id)."""
-    host, g = srv.guest("Host")
+def start_with_bots(host: httpx.Client, levels: list[str]) -> int:
+    """A tonpuu lobby of ``host`` with bots of ``levels``, started: its game's id."""
     code = host.post("/api/lobbies", json={"rules": RULES}).json()["code"]
     for level in levels:
         r = host.post(f"/api/lobbies/{code}/bots", json={"level": level})
         assert r.status_code == 200, r.text
     r = host.post(f"/api/lobbies/{code}/start")
     assert r.status_code == 200, r.text
-    return g, r.json()["game"]["id"]
+    game_id: int = r.json()["game"]["id"]
+    return game_id
+
+
+def host_game(srv: Any, levels: list[str]) -> tuple[dict[str, Any], int]:
+    """A host (a guest) with bots of ``levels`` at a started table: (guest, game id)."""
+    host, g = srv.guest("Host")
+    return g, start_with_bots(host, levels)
 
 
 def mjai_export(srv: Any, game_id: int) -> list[dict[str, Any]]:
