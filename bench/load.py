@@ -337,6 +337,18 @@ def cpu_seconds(pid: int) -> float:
         return float("nan")
 
 
+def machine_cpu() -> tuple[float, float]:
+    """(busy, all) CPU seconds of the whole machine so far, every core (Linux
+    /proc/stat; idle and waiting for the disk are not busy)."""
+    try:
+        fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    except (OSError, ValueError):
+        return float("nan"), float("nan")
+    tick = os.sysconf("SC_CLK_TCK")
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)
+    return (sum(fields) - idle) / tick, sum(fields) / tick
+
+
 def start_server(
     db_url: str, port: int, log: Path, call_window: float, *, defaults: bool = False
 ) -> subprocess.Popen[bytes]:
@@ -745,7 +757,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         hist_start = action_histogram(servers)
         cpu_start = sum(cpu_seconds(pid) for pid in pids) if pids else float("nan")
         redis_start = cpu_seconds(redis_pid) if redis_pid else float("nan")
+        machine_start = machine_cpu()
         time.sleep(max(0.0, measure_to - time.time()))
+        machine_end = machine_cpu()
         mem_end = [rss_mb(pid) for pid in pids]
         cpu = (sum(cpu_seconds(pid) for pid in pids) if pids else float("nan")) - cpu_start
         hist_end = action_histogram(servers)
@@ -785,6 +799,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         return lat[min(len(lat) - 1, int(p * len(lat)))] * 1000 if lat else float("nan")
 
     received = sum(part["bytes"] for part in parts)
+    # Cores busy, as a share of the machine's time between the two readings (the
+    # readings' window is not exactly the measured one: reading the servers' metrics
+    # first takes a while on a loaded machine).
+    cores = os.cpu_count() or 1
+    machine_all = machine_end[1] - machine_start[1]
+    machine_busy = (machine_end[0] - machine_start[0]) / machine_all if machine_all else 0.0
+    clients_cpu = sum(part["cpu_s"] for part in parts)
     return {
         "tables": args.tables,
         "protocol": args.protocol,
@@ -831,6 +852,15 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             (round(1000 * _p99(part["lags"]), 1), round(1000 * max(part["lags"], default=0), 1))
             for part in parts
         ],
+        # The whole machine while measuring, in cores busy (of ``cores``): the servers,
+        # the clients, and the rest (the databases, Redis, the kernel, anything else).
+        "cores": cores,
+        "machine_busy_pct": round(100 * machine_busy, 1),
+        "cores_busy": {
+            "servers": round(cpu / elapsed, 2),
+            "clients": round(clients_cpu / elapsed, 2),
+            "rest": round(machine_busy * cores - (cpu + clients_cpu) / elapsed, 2),
+        },
         "load_average": os.getloadavg()[0],
     }
 

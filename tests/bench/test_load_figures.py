@@ -55,3 +55,14 @@ def test_the_servers_histograms_are_summed(monkeypatch: pytest.MonkeyPatch) -> N
     assert load.action_histogram(["http://a", "http://b"]) == {0.05: 5.0, INF: 6.0}
     monkeypatch.setattr(load.httpx, "get", lambda url, **_: httpx.Response(404))
     assert load.action_histogram(["http://a"]) == {}
+
+
+def test_the_machines_cpu_counts_busy_time_of_every_core() -> None:
+    busy0, all0 = load.machine_cpu()
+    end = load.time.process_time() + 0.2
+    while load.time.process_time() < end:  # busy on this core for 200 ms of CPU
+        pass
+    busy1, all1 = load.machine_cpu()
+    # (counted in ticks of 10 ms: a few may fall either side)
+    assert 0 <= busy0 <= all0 and busy1 - busy0 >= 0.15
+    assert all1 - all0 >= busy1 - busy0
