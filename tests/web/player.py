@@ -30,6 +30,7 @@ _STATE_JS = """() => {
     phase: s.dataset.phase,
     seat: s.dataset.seat,
     overlay: card ? card.dataset.kind : null,
+    overlayAt: card ? card.dataset.at || null : null,
     actions: [...document.querySelectorAll('.actions .action-btn')].map((b) => b.dataset.action),
     playable: [...document.querySelectorAll('.hand-tiles .tile.playable')]
       .map((t) => t.dataset.tile),
@@ -262,15 +263,16 @@ def step(page: Any, stats: Stats, on_result: Any = None, *, wait_round: bool = T
         button = page.locator("[data-testid=overlay] [data-testid=continue]")
         if not _click(page, button, "continue", st, _result_card) or not wait_round:
             return "result"
-        # The next round's first view (or the standings) replaces the card.
+        # The next round's first view (or the standings) replaces the card; or the next
+        # round's own result already does (bots can end it before our first turn).
         page.wait_for_function(
-            """(v) => {
+            """([v, at]) => {
               const card = document.querySelector('[data-testid=overlay] .overlay-card');
               const s = document.querySelector('.table-screen');
-              if (card) return card.dataset.kind === 'final';
+              if (card) return card.dataset.kind === 'final' || (card.dataset.at || null) !== at;
               return !!s && s.dataset.version !== v;
             }""",
-            arg=version,
+            arg=[version, st["overlayAt"]],
             timeout=20000,
         )
         return "result"

@@ -137,6 +137,14 @@ def test_win_screen_lists_yaku_han_fu_and_score_changes(
     play_until([page], agari_shown, stats, deadline_s=240)
     page.screenshot(path=str(artifacts / "win.png"))
     ev = me.events("agari")[-1]
+    # The card says which result it is: the version of the event that brought it.
+    agari_at = [
+        f["version"]
+        for f in me.frames
+        if f.get("type") == "event" and (f.get("event") or {}).get("type") == "agari"
+    ][-1]
+    card = page.locator("[data-testid=overlay] .overlay-card")
+    assert card.get_attribute("data-at") == str(agari_at)
     en = _en()
     winners = page.locator("[data-testid=winner]")
     assert winners.count() == len(ev["winners"])

@@ -227,10 +227,10 @@ export class GameScreen {
       if (ev.seat === this.mySeat) this.showDiscard();
       this.mode = null;
     } else if (ev.type === "agari" || ev.type === "ryuukyoku") {
-      this.overlay = { kind: "result", data: ev };
+      this.overlay = { kind: "result", data: ev, at: version };
     } else if (ev.type === "round_end" && ev.result) {
       // Nanchang: the round's whole result (win or 荒牌, jokers, kans, ledger).
-      this.overlay = { kind: "result", data: (this.state && this.state.view.result) || ev.result };
+      this.overlay = { kind: "result", data: (this.state && this.state.view.result) || ev.result, at: version };
     } else if (ev.type === "round_start") {
       this.pauseUntil = null;
       this.overlay = null;
@@ -309,7 +309,7 @@ export class GameScreen {
     if (v.phase === "game_end" && v.final) {
       if (!this.overlay || this.overlay.kind !== "final") this.showFinal(v.final);
     } else if (v.phase === "round_end" && v.result && !this.overlay && this.dismissed !== this.version) {
-      this.overlay = { kind: "result", data: v.result };
+      this.overlay = { kind: "result", data: v.result, at: this.version };
     } else if (v.phase === "play" && this.overlay && this.overlay.kind === "result") {
       this.overlay = null;
     }

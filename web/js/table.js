@@ -433,6 +433,8 @@ export function tableScreen(ctx, h) {
     const ov = el("div", "overlay");
     ov.dataset.testid = "overlay";
     const card = el("div", "overlay-card");
+    // which result this is: the version that brought it (one card per hand)
+    if (ctx.overlay.at != null) card.dataset.at = String(ctx.overlay.at);
     if (ctx.overlay.kind === "final") renderFinal(card, ctx.overlay.data, ctx, h);
     else renderResult(card, ctx.overlay.data, ctx, h);
     ov.append(card);
