@@ -300,6 +300,15 @@ def test_no_page_is_wider_than_a_phone(browser: Any, app_server: AppServer) -> N
     page.get_by_test_id("start").click()
     page.locator(".hand-tiles .tile").first.wait_for()
     fits("table")
+    # Measured once laid out: in one CI run every tile read 0 px just after the first
+    # had shown (cause not found). A hand that stays hidden still fails here.
+    page.wait_for_function(
+        """() => {
+          const ts = [...document.querySelectorAll('.hand-tiles .tile')];
+          return ts.length >= 13 && ts.every((t) => t.getBoundingClientRect().width > 0);
+        }""",
+        timeout=10000,
+    )
     hand = page.locator(".hand-tiles .tile").evaluate_all(
         "(els) => els.map((e) => e.getBoundingClientRect().width)"
     )
