@@ -68,8 +68,8 @@ async def list_bots(player: CurrentPlayer, ctx: Ctx) -> dict[str, Any]:
     """This account's bots, with how many sockets each has open now (on any process)."""
     pid = _account(player)
     rows = await ctx.run_db(lambda s: remotebots.owned(s, pid))
-    hub = ctx.remote_bots
-    return {"bots": [remotebots.bot_json(r, await hub.all_connections(r.name)) for r in rows]}
+    counts = await ctx.remote_bots.all_counts()
+    return {"bots": [remotebots.bot_json(r, counts.get(r.name, 0)) for r in rows]}
 
 
 @router.delete("/{name}", status_code=204)

@@ -39,7 +39,7 @@ from typing import Any
 from redis.asyncio import Redis
 
 from server.cluster.bus import Bus, Item
-from server.external.names import REMOTE_PREFIX, Form
+from server.external.names import Form
 from server.external.remote import Link, RemoteHub, RemoteLink
 
 log = logging.getLogger(__name__)
@@ -194,13 +194,13 @@ class ClusterBots:
             await self.redis.srem(self.nodes, *gone)
         return out
 
-    async def levels(self) -> set[str]:
-        return {
-            REMOTE_PREFIX + name for counts in (await self._others()).values() for name in counts
-        }
-
-    async def connections(self, name: str) -> int:
-        return sum(counts.get(name, 0) for counts in (await self._others()).values())
+    async def counts(self) -> dict[str, int]:
+        """Sockets by bot name on the other processes, summed."""
+        out: dict[str, int] = {}
+        for counts in (await self._others()).values():
+            for name, n in counts.items():
+                out[name] = out.get(name, 0) + n
+        return out
 
     def kick(self, owner: int | None, name: str | None) -> None:
         self.bus.send(self.bus.bots, ["bot_kick", owner, name])

@@ -2,8 +2,8 @@
 
 Every process listens on its own channel (``{prefix}n:{node}``) and on three shared
 ones: ``owners`` (a table changed hands), ``lobby`` (a lobby changed) and ``bots`` (a
-remote bot's token was revoked: server/cluster/bots.py). Items for
-one channel queued during a turn of the loop go out as ONE message (a JSON array),
+remote bot's token was revoked: server/cluster/bots.py). Items for one channel
+queued during a turn of the loop go out as ONE message (a JSON array),
 and one writer task sends the queued messages in one pipeline: with a thousand
 tables a step's frames to a process cost one PUBLISH, not one per socket. A single
 writer also keeps each channel's messages in the order they were queued.

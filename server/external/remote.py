@@ -162,9 +162,7 @@ class Elsewhere(Protocol):
 
     async def claim(self, name: str) -> Link | None: ...
 
-    async def levels(self) -> set[str]: ...
-
-    async def connections(self, name: str) -> int: ...
+    async def counts(self) -> dict[str, int]: ...
 
     def kick(self, owner: int | None, name: str | None) -> None: ...
 
@@ -204,21 +202,19 @@ class RemoteHub:
 
     def levels(self) -> list[str]:
         """The bot levels of the bots connected to this process (``remote-<name>``)."""
-        return sorted(REMOTE_PREFIX + name for name, links in self._links.items() if links)
+        return sorted(REMOTE_PREFIX + name for name in self.counts())
+
+    async def all_counts(self) -> dict[str, int]:
+        """Sockets by bot name on every process."""
+        counts = self.counts()
+        if self.elsewhere is not None:
+            for name, n in (await self.elsewhere.counts()).items():
+                counts[name] = counts.get(name, 0) + n
+        return counts
 
     async def all_levels(self) -> list[str]:
         """The levels of the bots connected to any process."""
-        names = set(self.levels())
-        if self.elsewhere is not None:
-            names |= await self.elsewhere.levels()
-        return sorted(names)
-
-    async def all_connections(self, name: str) -> int:
-        """Sockets of bot ``name`` on every process."""
-        n = self.connections(name)
-        if self.elsewhere is not None:
-            n += await self.elsewhere.connections(name)
-        return n
+        return sorted(REMOTE_PREFIX + name for name in await self.all_counts())
 
     def claim_here(self, name: str) -> RemoteLink | None:
         """A free open link of bot ``name`` on this process, now taken; None if none."""

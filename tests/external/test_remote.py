@@ -148,11 +148,8 @@ class FakeElsewhere:
         link, self.link = self.link, None
         return link
 
-    async def levels(self) -> set[str]:
-        return {"remote-far"}
-
-    async def connections(self, name: str) -> int:
-        return 2 if name == "far" else 0
+    async def counts(self) -> dict[str, int]:
+        return {"far": 2}
 
     def kick(self, owner: int | None, name: str | None) -> None:
         self.kicks.append((owner, name))
@@ -164,7 +161,7 @@ async def test_a_bot_of_another_process_is_claimed_only_when_none_is_here() -> N
     hub.elsewhere = away = FakeElsewhere(far.link)
     near = FakeSocket(hub, "far")
     assert await hub.all_levels() == ["remote-far"]
-    assert await hub.all_connections("far") == 3 and hub.connections("far") == 1
+    assert await hub.all_counts() == {"far": 3} and hub.connections("far") == 1
     first, second = RemoteChannel(hub, "far"), RemoteChannel(hub, "far")
     near.answers.append({"type": "none"})
     far.answers.append(DAHAI)
